@@ -1,0 +1,171 @@
+"""Tables behind a game (see docs/storage.md).
+
+`GameEvent` is the source of truth; `Game` columns other than the identity and
+options, and `GameSnapshot` rows, are caches rebuilt from events at any time.
+Only `games.event_store` reads or writes `GameEvent` and `GameSnapshot`.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class BotLevel(models.TextChoices):
+    RANDOM = "random"
+    BASIC = "basic"
+    EXPERT = "expert"
+
+
+class ActorKind(models.TextChoices):
+    USER = "user"
+    BOT = "bot"
+    SYSTEM = "system"
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    options = models.JSONField()
+    # Secret until the game ends: it picks the first dealer.
+    game_seed = models.BinaryField(null=True, blank=True)
+
+    # Read model, kept in step with the events by event_store.append.
+    status = models.CharField(
+        max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=16, default="waiting")
+    turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField(default=list)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"game {self.id} ({self.status}, v{self.version})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    # NULL, not "", for a human seat: docs/storage.md and the check below rely on it.
+    bot_level = models.CharField(  # noqa: DJ001
+        max_length=8, choices=BotLevel.choices, null=True, blank=True
+    )
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("game", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=("game", "seat"), name="games_seat_unique_seat"),
+            models.UniqueConstraint(
+                fields=("game", "user"),
+                condition=Q(user__isnull=False),
+                name="games_seat_unique_user",
+            ),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="games_seat_range"),
+            models.CheckConstraint(
+                condition=(
+                    Q(user__isnull=False, bot_level__isnull=True)
+                    | Q(user__isnull=True, bot_level__isnull=False)
+                ),
+                name="games_seat_user_or_bot",
+            ),
+        )
+
+    def __str__(self) -> str:
+        occupant = self.user_id if self.user_id is not None else f"bot:{self.bot_level}"
+        return f"seat {self.seat} of {self.game_id}: {occupant}"
+
+
+class GameEvent(models.Model):
+    """One event of a game's stream; the database refuses UPDATE, DELETE and TRUNCATE."""
+
+    id = models.BigAutoField(primary_key=True)
+    # The unique (game, seq) index serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    schema_version = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    actor_kind = models.CharField(max_length=8, choices=ActorKind.choices)
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("game", "seq")
+        constraints = (
+            models.UniqueConstraint(fields=("game", "seq"), name="games_event_unique_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="games_event_seq_positive"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class GameSnapshot(models.Model):
+    """A pickled rules `GameState` after event `seq`; a cache, never the truth."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    engine_version = models.PositiveIntegerField()
+    state = models.BinaryField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=("game", "seq", "engine_version"), name="games_snapshot_unique"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"snapshot {self.game_id}@{self.seq} (engine {self.engine_version})"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored response of a POST made with an `Idempotency-Key`, per user."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=512)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("user", "key"), name="games_idempotency_unique_key"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key} -> {self.status_code}"
