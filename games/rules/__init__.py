@@ -1,0 +1,70 @@
+"""The rules of French Belote: pure, standard library only (see docs/rules-api.md)."""
+
+from games.rules.cards import CARD_NAMES, POINTS, SUIT_MASKS, TRUMP_ABOVE, WIN_KEYS
+from games.rules.commands import (
+    Action,
+    ChooseTrump,
+    Command,
+    Declare,
+    Pass,
+    Play,
+    PlayerAction,
+    StartGame,
+    Take,
+    parse_action,
+)
+from games.rules.declarations import Declaration
+from games.rules.engine import decide, legal_actions, legal_moves, replay
+from games.rules.errors import ERROR_CODES, InvalidOptions, RuleError
+from games.rules.events import Event
+from games.rules.folds import apply
+from games.rules.options import Options
+from games.rules.play import legal_cards_mask, winning
+from games.rules.positions import dealt_position, playing_position
+from games.rules.shuffle import first_dealer, seed_commitment, shuffled_deck
+from games.rules.state import ENGINE_VERSION, GameState, new_game
+from games.rules.view import redact, view
+from games.rules.wire import event_from_dict, event_to_dict
+
+__all__ = [
+    "CARD_NAMES",
+    "ENGINE_VERSION",
+    "ERROR_CODES",
+    "POINTS",
+    "SUIT_MASKS",
+    "TRUMP_ABOVE",
+    "WIN_KEYS",
+    "Action",
+    "ChooseTrump",
+    "Command",
+    "Declaration",
+    "Declare",
+    "Event",
+    "GameState",
+    "InvalidOptions",
+    "Options",
+    "Pass",
+    "Play",
+    "PlayerAction",
+    "RuleError",
+    "StartGame",
+    "Take",
+    "apply",
+    "dealt_position",
+    "decide",
+    "event_from_dict",
+    "event_to_dict",
+    "first_dealer",
+    "legal_actions",
+    "legal_cards_mask",
+    "legal_moves",
+    "new_game",
+    "parse_action",
+    "playing_position",
+    "redact",
+    "replay",
+    "seed_commitment",
+    "shuffled_deck",
+    "view",
+    "winning",
+]

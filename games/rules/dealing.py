@@ -1,0 +1,27 @@
+"""Dealing a hand and what follows the end of one (next deal or game over)."""
+
+from __future__ import annotations
+
+from games.rules.events import Event, GameFinished, HandDealt, HandScored
+from games.rules.scoring import game_winner
+from games.rules.shuffle import deal_first_cards, seed_commitment, shuffled_ids
+from games.rules.state import GameState
+
+
+def deal(hand: int, dealer: int, seed: bytes) -> HandDealt:
+    """The `hand_dealt` event of a fresh shuffle from the hand's seed."""
+    cards, turned_card, stock = deal_first_cards(shuffled_ids(seed), dealer)
+    return HandDealt(hand, dealer, seed_commitment(seed), cards, turned_card, stock, seed.hex())
+
+
+def next_deal(state: GameState, seed: bytes) -> HandDealt:
+    """The next hand, dealt by the next seat."""
+    return deal(state.hand_number + 1, (state.dealer + 1) % 4, seed)
+
+
+def after_scoring(state: GameState, scored: HandScored, seed: bytes) -> tuple[Event, ...]:
+    """`game_finished` if the game ends with this result, else the next deal."""
+    winner = game_winner(state.options, scored.game_scores, scored.waiting_after)
+    if winner is not None:
+        return (GameFinished(winner, scored.game_scores),)
+    return (next_deal(state, seed),)

@@ -1,0 +1,134 @@
+"""Declarations: sequences and fours of a kind (RULES.md, "Declarations")."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+from games.rules.cards import (
+    CARD_IDS,
+    RANK_OF,
+    SEQUENCE_INDEX,
+    SUITS,
+    cards_in,
+    mask_of,
+)
+
+SEQUENCE_KINDS = {3: "tierce", 4: "quarte"}  # 5 and more: "quint"
+KINDS = ("tierce", "quarte", "quint", "four")
+SEQUENCE_POINTS = {"tierce": 20, "quarte": 50, "quint": 100}
+FOUR_POINTS = {"J": 200, "9": 150, "A": 100, "T": 100, "K": 100, "Q": 100}
+#: fours of a kind rank J, 9, A, T, K, Q at equal points
+FOUR_RANKING = {"J": 6, "9": 5, "A": 4, "T": 3, "K": 2, "Q": 1}
+FOUR_MASKS = {rank: mask_of(CARD_IDS[rank + s] for s in SUITS) for rank in FOUR_POINTS}
+#: the card ids of each suit in the order 7 8 9 T J Q K A
+SUIT_RUNS = tuple(
+    tuple(sorted((c for c in range(32) if c & 3 == suit), key=SEQUENCE_INDEX.__getitem__))
+    for suit in range(4)
+)
+
+
+class Declaration(NamedTuple):
+    """One declaration: its kind and the mask of its cards."""
+
+    kind: str
+    cards: int
+
+
+class SeatDeclaration(NamedTuple):
+    """A declaration with the seat that announced it and its points."""
+
+    seat: int
+    kind: str
+    cards: int
+    points: int
+
+
+class DeclarationCount(NamedTuple):
+    """Which team's declarations count, their sum, and the ones that count."""
+
+    team: int | None
+    points: int
+    counted: tuple[SeatDeclaration, ...]
+
+
+def points_of(declaration: Declaration) -> int:
+    """What a declaration is worth."""
+    if declaration.kind == "four":
+        return FOUR_POINTS[RANK_OF[(declaration.cards & -declaration.cards).bit_length() - 1]]
+    return SEQUENCE_POINTS[declaration.kind]
+
+
+def strength(declaration: Declaration, trump: int) -> tuple[int, int, int, int, int]:
+    """Sort key of RULES.md's comparison: points, four over sequence, then
+    the four's rank, or the sequence's length, top card and trump."""
+    points = points_of(declaration)
+    cards = list(cards_in(declaration.cards))
+    if declaration.kind == "four":
+        return (points, 1, FOUR_RANKING[RANK_OF[cards[0]]], 0, 0)
+    top = max(SEQUENCE_INDEX[c] for c in cards)
+    return (points, 0, len(cards), top, int(cards[0] & 3 == trump))
+
+
+def _runs(mask: int) -> list[Declaration]:
+    """Each maximal run of 3+ cards in a suit is one declaration."""
+    found = []
+    for suit_cards in SUIT_RUNS:
+        run = 0
+        for card in (*suit_cards, -1):
+            if card >= 0 and mask >> card & 1:
+                run |= 1 << card
+                continue
+            length = run.bit_count()
+            if length >= 3:
+                found.append(Declaration(SEQUENCE_KINDS.get(length, "quint"), run))
+            run = 0
+    return found
+
+
+def best_sets(hand: int) -> tuple[tuple[Declaration, ...], ...]:
+    """The disjoint sets of declarations worth the most in an 8-card hand.
+
+    A card counts once: each choice of the fours held leaves runs among the
+    other cards, a run being one declaration. Empty when nothing scores.
+    """
+    fours = [Declaration("four", m) for m in FOUR_MASKS.values() if hand & m == m]
+    best_points = 0
+    offers: list[tuple[Declaration, ...]] = []
+    for size in range(len(fours) + 1):
+        for chosen in combinations(fours, size):
+            used = 0
+            for four in chosen:
+                used |= four.cards
+            candidate = tuple(sorted((*chosen, *_runs(hand & ~used)), key=lambda d: d.cards))
+            points = sum(points_of(d) for d in candidate)
+            if points > best_points:
+                best_points, offers = points, [candidate]
+            elif points == best_points and points and candidate not in offers:
+                offers.append(candidate)
+    return tuple(offers)
+
+
+def count_declarations(
+    declared: tuple[tuple[Declaration, ...], ...], trump: int
+) -> DeclarationCount:
+    """Only the side with the best single declaration counts, all of its
+    declarations; equal best on both sides: none counts."""
+    best: list[tuple[int, ...] | None] = [None, None]
+    for seat, declarations in enumerate(declared):
+        for declaration in declarations:
+            key = strength(declaration, trump)
+            current = best[seat % 2]
+            if current is None or key > current:
+                best[seat % 2] = key
+    if best[0] is None and best[1] is None:
+        return DeclarationCount(None, 0, ())
+    if best[0] is not None and best[1] is not None and best[0] == best[1]:
+        return DeclarationCount(None, 0, ())
+    team = 0 if best[1] is None or (best[0] is not None and best[0] > best[1]) else 1
+    counted = tuple(
+        SeatDeclaration(seat, d.kind, d.cards, points_of(d))
+        for seat in (team, team + 2)
+        for d in declared[seat]
+    )
+    return DeclarationCount(team, sum(d.points for d in counted), counted)

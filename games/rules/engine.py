@@ -1,0 +1,120 @@
+"""The engine's entry points: decide, apply, replay, legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.rules.belote import is_first_of_pair
+from games.rules.bidding import decide_bid, legal_bids
+from games.rules.commands import Action, Command, Declare, Play, PlayerAction
+from games.rules.dealing import deal
+from games.rules.errors import RuleError
+from games.rules.events import Declared, Event, GameStarted
+from games.rules.folds import FOLDS, apply
+from games.rules.play import decide_play, legal_cards_mask
+from games.rules.shuffle import first_dealer
+from games.rules.state import BIDDING_1, BIDDING_2, FINISHED, PLAYING, WAITING, GameState
+from games.rules.wire import action_to_dict
+
+PLAYS = tuple(Play(card) for card in range(32))
+_BELOTE_CHOICES = tuple((Play(card, True), Play(card, False)) for card in range(32))
+
+
+def decide(state: GameState, command: Command) -> tuple[Event, ...]:
+    """The events a command produces, with every outcome it implies.
+
+    Raises `RuleError` (with a stable `code`) when the command breaks a rule.
+    """
+    if isinstance(command, PlayerAction):
+        return _decide_action(state, command.seat, command.action, command.next_hand_seed)
+    if state.phase != WAITING:
+        raise RuleError("game_already_started", "the game has already started")
+    dealer = first_dealer(command.game_seed)
+    started = GameStarted(command.options, dealer, command.game_seed.hex())
+    return started, deal(1, dealer, command.hand_seed)
+
+
+def _decide_action(
+    state: GameState, seat: int, action: Action, next_seed: bytes
+) -> tuple[Event, ...]:
+    phase = state.phase
+    if state.turn != seat or seat < 0:
+        if phase == FINISHED:
+            raise RuleError("game_over", "the game is over")
+        if phase == WAITING:
+            raise RuleError("wrong_phase", "the game has not started")
+        raise RuleError("not_your_turn", "it is not your turn")
+    if phase == PLAYING:
+        if isinstance(action, Play):
+            return decide_play(state, seat, action.card, action.belote, next_seed)
+        if isinstance(action, Declare):
+            return (_decide_declare(state, seat, action),)
+        raise RuleError("wrong_phase", "the bidding is over: play a card")
+    return decide_bid(state, seat, action, next_seed)
+
+
+def _decide_declare(state: GameState, seat: int, action: Declare) -> Declared:
+    if not state.options.declarations:
+        raise RuleError("invalid_declaration", "declarations are not played at this table")
+    if state.hands[seat].bit_count() < 8:
+        raise RuleError("declaration_too_late", "declarations go with your first card")
+    if state.declared[seat]:
+        raise RuleError("invalid_declaration", "you have already declared")
+    announced = tuple(sorted(action.declarations, key=lambda d: d.cards))
+    if announced not in state.offers[seat]:
+        raise RuleError(
+            "invalid_declaration",
+            "announce one of the best sets of declarations your hand holds",
+        )
+    return Declared(seat, announced)
+
+
+def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Fold `apply` over events, from `state` (a snapshot) or the empty game."""
+    current = GameState() if state is None else state
+    folds = FOLDS
+    for event in events:
+        current = folds[type(event)](current, event)
+    return current
+
+
+def legal_moves(state: GameState, seat: int) -> list[Action]:
+    """Every typed action `seat` may take now (empty when it is not its turn)."""
+    if state.turn != seat or seat < 0:
+        return []
+    phase = state.phase
+    if phase == PLAYING:
+        return _legal_plays(state, seat)
+    if phase in (BIDDING_1, BIDDING_2):
+        return legal_bids(state)
+    return []
+
+
+def _legal_plays(state: GameState, seat: int) -> list[Action]:
+    hand = state.hands[seat]
+    mask = legal_cards_mask(
+        hand, state.trick, state.trump, state.options.overtrump_partner_on_trump_lead
+    )
+    moves: list[Action] = []
+    if hand.bit_count() == 8 and not state.declared[seat]:
+        moves.extend(Declare(offer) for offer in state.offers[seat])
+    explicit_belote = not state.options.auto_belote
+    while mask:
+        low = mask & -mask
+        card = low.bit_length() - 1
+        mask ^= low
+        if explicit_belote and is_first_of_pair(state, seat, card):
+            moves.extend(_BELOTE_CHOICES[card])
+        else:
+            moves.append(PLAYS[card])
+    return moves
+
+
+def legal_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
+    """Every action `seat` may take now, as JSON-ready dicts that `parse_action`
+    accepts; empty when it is not the seat's turn or the game is over."""
+    return [action_to_dict(move) for move in legal_moves(state, seat)]
+
+
+__all__ = ["apply", "decide", "legal_actions", "legal_moves", "replay"]

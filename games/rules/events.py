@@ -1,0 +1,140 @@
+"""Events: the facts a game is made of. `decide` emits them, `apply` folds them.
+
+Cards are ids and hands masks here (see `cards.py`); `wire.py` turns events into
+their stored JSON form and back.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from games.rules.declarations import Declaration, SeatDeclaration
+from games.rules.options import Options
+
+
+class GameStarted(NamedTuple):
+    """The fourth seat filled; the first dealer comes from the game seed."""
+
+    options: Options
+    first_dealer: int
+    game_seed: str
+
+
+class HandDealt(NamedTuple):
+    """3 + 2 cards each, the turned card, the 11-card stock in order.
+
+    `seed` is the hand's secret seed: stored so that the end of the hand can
+    reveal it, never shown to anyone before (see `view.redact`).
+    """
+
+    hand: int
+    dealer: int
+    seed_commitment: str
+    cards: tuple[int, int, int, int]
+    turned_card: int
+    stock: tuple[int, ...]
+    seed: str
+
+
+class Bid(NamedTuple):
+    """`bid` is `take`, `pass` or (round 2) a suit letter."""
+
+    seat: int
+    round: int
+    bid: str
+
+
+class HandThrownIn(NamedTuple):
+    """Everybody passed twice; the seed is revealed."""
+
+    hand: int
+    seed: str
+
+
+class TrumpSet(NamedTuple):
+    """The bidding ended with a taker."""
+
+    taker: int
+    trump: int
+
+
+class RestDealt(NamedTuple):
+    """The cards each seat receives after the take (the taker's include the turned card)."""
+
+    cards: tuple[int, int, int, int]
+
+
+class Declared(NamedTuple):
+    """A seat announced declarations with its first card."""
+
+    seat: int
+    declarations: tuple[Declaration, ...]
+
+
+class CardPlayed(NamedTuple):
+    """`belote` is None, `"belote"` or `"rebelote"`."""
+
+    seat: int
+    card: int
+    belote: str | None
+
+
+class TrickWon(NamedTuple):
+    """`cards` in play order from `leader`; `points` include the last-trick 10."""
+
+    trick: int
+    leader: int
+    winner: int
+    cards: tuple[int, ...]
+    points: int
+
+
+class DeclarationsShown(NamedTuple):
+    """After trick 1: the team whose declarations count (or None) and those cards."""
+
+    team: int | None
+    declarations: tuple[SeatDeclaration, ...]
+
+
+class HandScored(NamedTuple):
+    """The result of a played hand (see RULES.md, "Scoring a hand")."""
+
+    hand: int
+    taker: int
+    trump: int
+    card_points: tuple[int, int]
+    counted_team: int | None
+    counted_points: int
+    belote_team: int | None
+    totals: tuple[int, int]
+    outcome: str
+    scores: tuple[int, int]
+    waiting_before: int
+    waiting_after: int
+    waiting_to: int | None
+    deltas: tuple[int, int]
+    game_scores: tuple[int, int]
+    seed: str
+
+
+class GameFinished(NamedTuple):
+    """A side reached the target with nothing waiting and the scores unequal."""
+
+    winner: int
+    scores: tuple[int, int]
+
+
+Event = (
+    GameStarted
+    | HandDealt
+    | Bid
+    | HandThrownIn
+    | TrumpSet
+    | RestDealt
+    | Declared
+    | CardPlayed
+    | TrickWon
+    | DeclarationsShown
+    | HandScored
+    | GameFinished
+)

@@ -1,0 +1,187 @@
+"""`apply`: one fold per event type. Folds trust the event; they check nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.rules.belote import belote_holder
+from games.rules.declarations import best_sets
+from games.rules.events import (
+    Bid,
+    CardPlayed,
+    DeclarationsShown,
+    Declared,
+    Event,
+    GameFinished,
+    GameStarted,
+    HandDealt,
+    HandScored,
+    HandThrownIn,
+    RestDealt,
+    TrickWon,
+    TrumpSet,
+)
+from games.rules.state import (
+    BIDDING_1,
+    BIDDING_2,
+    FIELD,
+    FINISHED,
+    HAND_OVER,
+    NO_SEAT,
+    PLAYING,
+    GameState,
+    TrickRecord,
+    rebuild,
+)
+
+_FRESH_HAND = GameState()
+_HAND_FIELDS = GameState._fields[FIELD["hand_seed"] :]
+_PHASE = FIELD["phase"]
+_HANDS = FIELD["hands"]
+_TURN = FIELD["turn"]
+_TRICK = FIELD["trick"]
+_TRICK_LEADER = FIELD["trick_leader"]
+_TRICKS = FIELD["tricks"]
+_TRICK_POINTS = FIELD["trick_points"]
+_TRICKS_WON = FIELD["tricks_won"]
+_BELOTE_CALLS = FIELD["belote_calls"]
+
+
+def _game_started(state: GameState, event: GameStarted) -> GameState:
+    return state._replace(
+        options=event.options,
+        game_seed=event.game_seed,
+        first_dealer=event.first_dealer,
+        dealer=event.first_dealer,
+    )
+
+
+def _hand_dealt(state: GameState, event: HandDealt) -> GameState:
+    values = list(state)
+    for name in _HAND_FIELDS:
+        values[FIELD[name]] = getattr(_FRESH_HAND, name)
+    values[_PHASE] = BIDDING_1
+    values[FIELD["dealer"]] = event.dealer
+    values[FIELD["hand_number"]] = event.hand
+    values[FIELD["hand_seed"]] = event.seed
+    values[FIELD["seed_commitment"]] = event.seed_commitment
+    values[_HANDS] = event.cards
+    values[FIELD["turned_card"]] = event.turned_card
+    values[FIELD["stock"]] = event.stock
+    values[_TURN] = (event.dealer + 1) % 4
+    return rebuild(values)
+
+
+def _bid(state: GameState, event: Bid) -> GameState:
+    phase = state.phase
+    if event.bid == "pass" and event.seat == state.dealer:
+        phase = BIDDING_2  # the dealer's pass ends round 1 (round 2 ends in a throw-in)
+    return state._replace(
+        bids=(*state.bids, (event.seat, event.round, event.bid)),
+        turn=(event.seat + 1) % 4,
+        phase=phase,
+    )
+
+
+def _hand_thrown_in(state: GameState, event: HandThrownIn) -> GameState:
+    return state._replace(phase=HAND_OVER, turn=NO_SEAT)
+
+
+def _trump_set(state: GameState, event: TrumpSet) -> GameState:
+    return state._replace(taker=event.taker, trump=event.trump, turn=NO_SEAT)
+
+
+def _rest_dealt(state: GameState, event: RestDealt) -> GameState:
+    full = tuple(held | extra for held, extra in zip(state.hands, event.cards, strict=True))
+    hands = (full[0], full[1], full[2], full[3])
+    offers = (
+        tuple(best_sets(hand) for hand in hands) if state.options.declarations else ((), (), (), ())
+    )
+    leader = (state.dealer + 1) % 4
+    return state._replace(
+        phase=PLAYING,
+        hands=hands,
+        stock=(),
+        turn=leader,
+        trick_leader=leader,
+        belote_holder=belote_holder(hands, state.trump),
+        offers=offers,
+    )
+
+
+def _declared(state: GameState, event: Declared) -> GameState:
+    declared = list(state.declared)
+    declared[event.seat] = event.declarations
+    return state._replace(declared=tuple(declared))
+
+
+def _card_played(state: GameState, event: CardPlayed) -> GameState:
+    values = list(state)
+    seat = event.seat
+    hands = list(state.hands)
+    hands[seat] &= ~(1 << event.card)
+    values[_HANDS] = tuple(hands)
+    values[_TRICK] = (*state.trick, event.card)
+    values[_TURN] = (seat + 1) % 4
+    if event.belote is not None:
+        values[_BELOTE_CALLS] = (*state.belote_calls, (seat, event.belote))
+    return rebuild(values)
+
+
+def _trick_won(state: GameState, event: TrickWon) -> GameState:
+    values = list(state)
+    team = event.winner % 2
+    points = list(state.trick_points)
+    points[team] += event.points
+    won = list(state.tricks_won)
+    won[team] += 1
+    values[_TRICK_POINTS] = (points[0], points[1])
+    values[_TRICKS_WON] = (won[0], won[1])
+    values[_TRICKS] = (
+        *state.tricks,
+        TrickRecord(event.trick, event.leader, event.winner, event.cards, event.points),
+    )
+    values[_TRICK] = ()
+    values[_TRICK_LEADER] = event.winner
+    values[_TURN] = event.winner if event.trick < 8 else NO_SEAT
+    return rebuild(values)
+
+
+def _declarations_shown(state: GameState, event: DeclarationsShown) -> GameState:
+    return state._replace(shown=event.declarations, shown_team=event.team)
+
+
+def _hand_scored(state: GameState, event: HandScored) -> GameState:
+    return state._replace(
+        phase=HAND_OVER,
+        turn=NO_SEAT,
+        scores=event.game_scores,
+        waiting_points=event.waiting_after,
+        results=(*state.results, event),
+    )
+
+
+def _game_finished(state: GameState, event: GameFinished) -> GameState:
+    return state._replace(phase=FINISHED, turn=NO_SEAT, winner=event.winner)
+
+
+FOLDS: dict[type, Callable[[GameState, Any], GameState]] = {
+    GameStarted: _game_started,
+    HandDealt: _hand_dealt,
+    Bid: _bid,
+    HandThrownIn: _hand_thrown_in,
+    TrumpSet: _trump_set,
+    RestDealt: _rest_dealt,
+    Declared: _declared,
+    CardPlayed: _card_played,
+    TrickWon: _trick_won,
+    DeclarationsShown: _declarations_shown,
+    HandScored: _hand_scored,
+    GameFinished: _game_finished,
+}
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after `event`. Trusts the event: `decide` checked the rules."""
+    return FOLDS[type(event)](state, event)

@@ -1,0 +1,65 @@
+"""Table options, fixed when a game is created (RULES.md, "Options")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from games.rules.errors import InvalidOptions
+
+TIE_RULES = ("litige", "inside")
+CAPOT_POINTS = (252, 250)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The table options with RULES.md defaults."""
+
+    target: int = 501
+    declarations: bool = True
+    auto_belote: bool = True
+    overtrump_partner_on_trump_lead: bool = True
+    tie_rule: str = "litige"
+    capot_points: int = 252
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> Options:
+        """Validate JSON-ready options and fill the defaults.
+
+        Raises `InvalidOptions` naming the field for an unknown key, a wrong
+        type or a value out of range.
+        """
+        for key, value in values.items():
+            if key not in _TYPES:
+                raise InvalidOptions(str(key), "unknown_option", f"unknown option {key!r}")
+            _check(key, value)
+        options = cls(**dict(values))
+        if options.target <= 0:
+            raise InvalidOptions("target", "out_of_range", "option 'target' must be positive")
+        return options
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option, JSON-ready."""
+        return asdict(self)
+
+
+_TYPES: dict[str, type] = {
+    "target": int,
+    "declarations": bool,
+    "auto_belote": bool,
+    "overtrump_partner_on_trump_lead": bool,
+    "tie_rule": str,
+    "capot_points": int,
+}
+_CHOICES: dict[str, tuple[Any, ...]] = {"tie_rule": TIE_RULES, "capot_points": CAPOT_POINTS}
+
+
+def _check(key: str, value: Any) -> None:
+    expected = _TYPES[key]
+    # bool is an int subclass: `True` is not a target
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        raise InvalidOptions(key, "wrong_type", f"option {key!r} must be a {expected.__name__}")
+    if key in _CHOICES and value not in _CHOICES[key]:
+        allowed = list(_CHOICES[key])
+        raise InvalidOptions(key, "out_of_range", f"option {key!r} must be one of {allowed}")
