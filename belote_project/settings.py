@@ -1,14 +1,50 @@
-"""Settings, read from the environment. PLACEHOLDER: the foundation work replaces this."""
+"""Settings, read from the environment (see README "Configuration").
 
-import os
+With nothing set the service runs self-contained: DEBUG on, a SQLite file and a
+filesystem Celery broker under var/. Set DATABASE_URL / CELERY_BROKER_URL / REDIS_URL
+to use PostgreSQL and Redis. With DEBUG off a real SECRET_KEY is mandatory.
+"""
+
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
+
+from belote_project.env import env_bool, env_int, env_list, env_str
+
+# Lets annotations like admin.ModelAdmin[AccessToken] work at run time as well.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-DEBUG = os.environ.get("DEBUG", "true").lower() in {"1", "true", "yes", "on"}
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-insecure-secret-key")
-ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver").split(",")
+VAR_DIR = Path(env_str("BELOTE_VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+DEBUG = env_bool("DEBUG", default=True)
+
+# The key a development checkout runs with; production refuses it (and any weak key).
+DEVELOPMENT_SECRET_KEY = "insecure-development-key-never-use-in-production"  # noqa: S105
+SECRET_KEY = env_str("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
+
+
+def _secret_key_is_weak(key: str) -> bool:
+    return (
+        key == DEVELOPMENT_SECRET_KEY
+        or key.startswith(("django-insecure", "insecure", "change-me", "changeme"))
+        or len(key) < 32
+        or len(set(key)) < 8
+    )
+
+
+if not DEBUG and _secret_key_is_weak(SECRET_KEY):
+    raise ImproperlyConfigured(
+        "DEBUG is off but SECRET_KEY is unset or weak: set SECRET_KEY to 32+ random characters"
+        " (python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+    )
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -16,22 +52,35 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "belote_project.apps.DiagnosticsConfig",
     "accounts",
     "games",
 ]
+
 MIDDLEWARE = [
+    # Outermost, so that every error answer, whoever produced it, leaves as problem+json.
+    "belote_project.middleware.ProblemResponseMiddleware",
+    "belote_project.middleware.RequestSizeGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
 ROOT_URLCONF = "belote_project.urls"
+WSGI_APPLICATION = "belote_project.wsgi.application"
+# API paths have no trailing slash; redirecting a POST to add one would lose its body.
+APPEND_SLASH = False
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -46,20 +95,161 @@ TEMPLATES = [
         },
     }
 ]
-WSGI_APPLICATION = "belote_project.wsgi.application"
+
+# --- Database -------------------------------------------------------------------------
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'var' / 'belote.sqlite3'}")
+        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'belote.sqlite3'}"),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server and the worker write concurrently: WAL plus IMMEDIATE transactions
+    # make them wait for each other instead of failing with "database is locked".
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-STATIC_URL = "static/"
-USE_TZ = True
+AUTH_USER_MODEL = "accounts.User"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Redis, cache and Celery ----------------------------------------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+_broker_is_redis = CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+REDIS_URL = env_str("REDIS_URL", CELERY_BROKER_URL if _broker_is_redis else "")
+
+# Throttle counters must be shared by every web process, so never a per-process cache.
+CACHES: dict[str, dict[str, Any]] = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    )
+}
+CACHES["default"]["KEY_PREFIX"] = env_str("CACHE_KEY_PREFIX", "belote")
+
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _celery_dir = VAR_DIR / "celery"
+    for _folder in ("queue", "control", "results"):
+        (_celery_dir / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_celery_dir / "queue"),
+        "data_folder_out": str(_celery_dir / "queue"),
+        "control_folder": str(_celery_dir / "control"),
+    }
+    _default_result_backend = f"file://{_celery_dir / 'results'}"
+else:
+    _default_result_backend = CELERY_BROKER_URL if _broker_is_redis else "rpc://"
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_result_backend)
+CELERY_RESULT_EXPIRES = 3600
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "belote")
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# Tasks are idempotent (they carry the version they were scheduled at), so a task lost
+# with its worker is redelivered rather than dropped.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+CELERY_BEAT_SCHEDULE_FILENAME = env_str(
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule")
+)
+
+# --- HTTP -----------------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every start when it is missing
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# Bodies above this are refused with 413 before anything reads them.
+MAX_REQUEST_BODY_BYTES = env_int("MAX_REQUEST_BODY_BYTES", 256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
+
+if env_bool("HTTPS", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+
+# --- REST API -------------------------------------------------------------------------
+ACCESS_TOKEN_TTL_DAYS = env_int("ACCESS_TOKEN_TTL_DAYS", 90)
+
+_renderers = ["rest_framework.renderers.JSONRenderer"]
+if DEBUG:
+    _renderers.append("rest_framework.renderers.BrowsableAPIRenderer")
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": _renderers,
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "belote_project.pagination.CursorPage",
+    "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_RATES": {
+        "login": env_str("THROTTLE_LOGIN", "10/min"),
+        "register": env_str("THROTTLE_REGISTER", "20/hour"),
+        "game_create": env_str("THROTTLE_GAME_CREATE", "30/hour"),
+        "game_actions": env_str("THROTTLE_GAME_ACTIONS", "240/min"),
+    },
+    # 0: the client address is REMOTE_ADDR; X-Forwarded-For is trusted only behind
+    # that many proxies (an untrusted header would let a client dodge throttles).
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
+    "EXCEPTION_HANDLER": "belote_project.exception_handler.problem_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "belote_project.schema.ProblemAutoSchema",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
-SPECTACULAR_SETTINGS = {"TITLE": "Belote API", "VERSION": "1.0.0"}
 
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "memory://")
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Belote API",
+    "DESCRIPTION": (
+        "A hosted French Belote service. Authenticate with `Authorization: Bearer <token>` "
+        "(from /api/v1/auth/register or /api/v1/auth/token). Every error is "
+        "`application/problem+json` (RFC 9457) with a stable `code`."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {},
+}
+
+# --- Logging --------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

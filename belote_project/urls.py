@@ -1,7 +1,19 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-urlpatterns = [
+from belote_project.views import HealthApi
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("healthz", HealthApi.as_view(), name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/", include("accounts.api.urls")),
     path("api/v1/", include("games.api.urls")),
 ]
+
+handler400 = "belote_project.views.bad_request"
+handler403 = "belote_project.views.permission_denied"
+handler404 = "belote_project.views.page_not_found"
+handler500 = "belote_project.views.server_error"

@@ -1,0 +1,94 @@
+"""Registration, login, logout and the current player."""
+
+from typing import Any
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import AccessToken, User
+from accounts.services import access_token_revoke, user_login, user_register
+from accounts.throttles import LoginThrottle, RegisterThrottle
+from belote_project.schema import problem_responses
+
+
+class CredentialsSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(
+        min_length=3, max_length=32, validators=[UnicodeUsernameValidator()]
+    )
+    password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+
+
+def _token_response(token: str, status_code: int) -> Response:
+    return Response(TokenSerializer({"token": token}).data, status=status_code)
+
+
+class RegisterApi(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_classes = (RegisterThrottle,)
+
+    @extend_schema(
+        operation_id="auth_register",
+        summary="Create an account and log in",
+        request=CredentialsSerializer,
+        responses={201: TokenSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        credentials = CredentialsSerializer(data=request.data)
+        credentials.is_valid(raise_exception=True)
+        user_register(**credentials.validated_data)
+        return _token_response(user_login(**credentials.validated_data), status.HTTP_201_CREATED)
+
+
+class TokenApi(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_classes = (LoginThrottle,)
+
+    @extend_schema(
+        operation_id="auth_token",
+        summary="Log in: exchange username and password for a new token",
+        request=CredentialsSerializer,
+        responses={
+            200: TokenSerializer,
+            **problem_responses({401: "Unknown username or wrong password."}),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        credentials = CredentialsSerializer(data=request.data)
+        credentials.is_valid(raise_exception=True)
+        return _token_response(user_login(**credentials.validated_data), status.HTTP_200_OK)
+
+
+class LogoutApi(APIView):
+    @extend_schema(
+        operation_id="auth_logout",
+        summary="Revoke the token this request was made with",
+        request=None,
+        responses={204: None},
+    )
+    def post(self, request: Request) -> Response:
+        assert isinstance(request.auth, AccessToken)
+        access_token_revoke(access_token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeApi(APIView):
+    class OutputSerializer(serializers.ModelSerializer[User]):
+        class Meta:
+            model = User
+            fields = ("id", "username", "date_joined")
+
+    @extend_schema(operation_id="me", summary="The signed-in player", responses=OutputSerializer)
+    def get(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        return Response(self.OutputSerializer(request.user).data)

@@ -1,0 +1,30 @@
+"""Throttles on the unauthenticated account endpoints (rates in REST_FRAMEWORK settings)."""
+
+import hashlib
+
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+
+class LoginThrottle(SimpleRateThrottle):
+    """Attempts per (client address, username): guessing one account's password is slow,
+    while other players behind the same address are not locked out."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        data = request.data
+        username = data.get("username", "") if isinstance(data, dict) else ""
+        subject = f"{self.get_ident(request)}|{str(username).strip().lower()}"
+        ident = hashlib.sha256(subject.encode()).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class RegisterThrottle(SimpleRateThrottle):
+    """New accounts per client address."""
+
+    scope = "register"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -1,0 +1,114 @@
+import pytest
+
+from accounts.models import AccessToken
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+PROBLEM = "application/problem+json"
+
+
+def register(client, username="alice", password=PASSWORD):
+    return client.post(
+        "/api/v1/auth/register", {"username": username, "password": password}, format="json"
+    )
+
+
+def test_register_answers_a_token_that_authenticates(api_client):
+    response = register(api_client)
+
+    assert response.status_code == 201
+    token = response.json()["token"]
+    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    me = api_client.get("/api/v1/me")
+    assert me.status_code == 200
+    assert me.json()["username"] == "alice"
+
+
+def test_token_is_stored_only_as_its_digest(api_client):
+    token = register(api_client).json()["token"]
+
+    stored = AccessToken.objects.get()
+    assert token not in stored.digest
+    assert len(stored.digest) == 64
+
+
+def test_register_rejects_a_common_password_with_field_errors(api_client):
+    response = register(api_client, password="password")
+
+    assert response.status_code == 400
+    assert response["Content-Type"] == PROBLEM
+    body = response.json()
+    assert body["code"] == "validation_failed"
+    codes = {(error["field"], error["code"]) for error in body["errors"]}
+    assert ("password", "password_too_common") in codes
+
+
+def test_register_rejects_a_taken_username_whatever_its_case(api_client, make_user):
+    make_user(username="Alice")
+
+    response = register(api_client, username="alice")
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"field": "username", "code": "username_taken", "message": "This username is taken."}
+    ]
+
+
+def test_login_answers_a_new_token(api_client, make_user):
+    make_user(username="bob")
+
+    response = api_client.post(
+        "/api/v1/auth/token", {"username": "bob", "password": PASSWORD}, format="json"
+    )
+
+    assert response.status_code == 200
+    assert response.json()["token"].startswith("blt_")
+
+
+def test_login_with_a_wrong_password_is_401_invalid_credentials(api_client, make_user):
+    make_user(username="bob")
+
+    response = api_client.post(
+        "/api/v1/auth/token", {"username": "bob", "password": "nope"}, format="json"
+    )
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_credentials"
+    assert response["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_me_without_a_token_is_401_not_authenticated(api_client):
+    response = api_client.get("/api/v1/me")
+
+    assert response.status_code == 401
+    assert response["Content-Type"] == PROBLEM
+    assert response.json()["code"] == "not_authenticated"
+    assert response["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_me_with_an_unknown_token_is_401_invalid_token(api_client):
+    api_client.credentials(HTTP_AUTHORIZATION="Bearer blt_not-a-real-token")
+
+    response = api_client.get("/api/v1/me")
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_token"
+
+
+def test_logout_revokes_the_token(auth_client):
+    client = auth_client()
+
+    assert client.post("/api/v1/auth/logout").status_code == 204
+    response = client.get("/api/v1/me")
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_token"
+
+
+def test_logout_keeps_the_users_other_tokens(auth_client, user):
+    phone, tablet = auth_client(user), auth_client(user)
+
+    phone.post("/api/v1/auth/logout")
+
+    assert tablet.get("/api/v1/me").status_code == 200
