@@ -13,7 +13,7 @@ from games.rules.state import BIDDING_1, GameState
 
 def _taken(state: GameState, seat: int, round_number: int, trump: int) -> tuple[Event, ...]:
     bid = "take" if round_number == 1 else SUITS[trump]
-    rest = deal_rest(state.stock, state.dealer, seat, state.turned_card)
+    rest = deal_rest(state.stock, state.dealer, seat)
     return Bid(seat, round_number, bid), TrumpSet(seat, trump), RestDealt(rest)
 
 

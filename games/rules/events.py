@@ -59,7 +59,8 @@ class TrumpSet(NamedTuple):
 
 
 class RestDealt(NamedTuple):
-    """The cards each seat receives after the take (the taker's include the turned card)."""
+    """The cards each seat receives after the take: 3 each, the taker 2 (its
+    third card is the turned card, already public)."""
 
     cards: tuple[int, int, int, int]
 

@@ -93,7 +93,8 @@ def _trump_set(state: GameState, event: TrumpSet) -> GameState:
 
 
 def _rest_dealt(state: GameState, event: RestDealt) -> GameState:
-    full = tuple(held | extra for held, extra in zip(state.hands, event.cards, strict=True))
+    full = [held | extra for held, extra in zip(state.hands, event.cards, strict=True)]
+    full[state.taker] |= 1 << state.turned_card
     hands = (full[0], full[1], full[2], full[3])
     offers = (
         tuple(best_sets(hand) for hand in hands) if state.options.declarations else ((), (), (), ())

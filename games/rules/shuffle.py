@@ -91,11 +91,9 @@ def deal_first_cards(
     return (hands[0], hands[1], hands[2], hands[3]), deck[20], tuple(deck[21:32])
 
 
-def deal_rest(
-    stock: Sequence[int], dealer: int, taker: int, turned_card: int
-) -> tuple[int, int, int, int]:
+def deal_rest(stock: Sequence[int], dealer: int, taker: int) -> tuple[int, int, int, int]:
     """From `dealer + 1` round to the dealer, the stock in order: the taker gets
-    the turned card plus 2, every other seat 3."""
+    2 (besides the turned card), every other seat 3."""
     hands = [0, 0, 0, 0]
     position = 0
     for offset in range(1, 5):
@@ -104,5 +102,4 @@ def deal_rest(
         for card in stock[position : position + count]:
             hands[seat] |= 1 << card
         position += count
-    hands[taker] |= 1 << turned_card
     return hands[0], hands[1], hands[2], hands[3]
