@@ -161,15 +161,25 @@ def viewer_events_after(
     state = rules.replay(
         [stored.event for stored in _events_between(game_id, base, after_seq)], state
     )
+    stream = load_events_after(game_id, after_seq, limit=limit)
+    return ViewerEvents(
+        events=visible_events(state, stream, seat),
+        last_seq=stream[-1].seq if stream else after_seq,
+    )
+
+
+def visible_events(
+    before: rules.GameState, stream: Sequence[StoredEvent], seat: int | None
+) -> list[dict[str, Any]]:
+    """`stream` (which follows state `before`) as `seat` may see it, in wire form."""
     served: list[dict[str, Any]] = []
-    last_seq = after_seq
-    for stored in load_events_after(game_id, after_seq, limit=limit):
+    state = before
+    for stored in stream:
         state = rules.apply(state, stored.event)
-        last_seq = stored.seq
         visible = rules.redact(stored.event, seat, state)
         if visible is not None:
             served.append(served_event(stored, visible))
-    return ViewerEvents(events=served, last_seq=last_seq)
+    return served
 
 
 def served_event(stored: StoredEvent, visible: dict[str, Any]) -> dict[str, Any]:

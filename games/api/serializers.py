@@ -1,0 +1,207 @@
+"""Shapes shared by the game endpoints (the OpenAPI documentation of the wire format).
+
+The game view itself is built by `games.rules.view` and `games.selectors`; these
+serializers describe it. Examples hold made-up cards of the caller's own hand only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema_field
+from rest_framework import serializers
+
+from games.models import BotLevel, GameStatus
+
+Serializer = serializers.Serializer[Any]
+
+
+class OptionsSerializer(Serializer):
+    """Table options (RULES.md); omitted ones take their default. Validated by the rules."""
+
+    target = serializers.IntegerField(required=False, min_value=1, help_text="Default 501.")
+    declarations = serializers.BooleanField(required=False, help_text="Default true.")
+    auto_belote = serializers.BooleanField(required=False, help_text="Default true.")
+    overtrump_partner_on_trump_lead = serializers.BooleanField(
+        required=False, help_text="Default true."
+    )
+    tie_rule = serializers.ChoiceField(
+        choices=("litige", "inside"), required=False, help_text="Default litige."
+    )
+    capot_points = serializers.ChoiceField(
+        choices=(252, 250), required=False, help_text="Default 252."
+    )
+
+
+@extend_schema_field(OptionsSerializer)
+class OptionsField(serializers.DictField):
+    """Passed as-is to the rules' `Options.from_dict`, which owns the validation."""
+
+
+class DeclarationSerializer(Serializer):
+    kind = serializers.ChoiceField(choices=("tierce", "quarte", "quint", "four"))
+    cards = serializers.ListField(child=serializers.CharField(max_length=2))
+
+
+class ActionSerializer(Serializer):
+    """One action; `legal_actions` lists exactly these shapes, to be POSTed as-is."""
+
+    type = serializers.ChoiceField(choices=("take", "pass", "choose_trump", "declare", "play"))
+    suit = serializers.CharField(required=False, help_text="choose_trump: S, H, D or C.")
+    declarations = DeclarationSerializer(many=True, required=False)
+    card = serializers.CharField(required=False, help_text="play: rank then suit, e.g. `JH`.")
+    belote = serializers.BooleanField(
+        required=False, allow_null=True, help_text="play, only where auto_belote is off."
+    )
+
+
+@extend_schema_field(ActionSerializer)
+class ActionField(serializers.DictField):
+    """Passed as-is to the rules' `parse_action`, which owns the validation."""
+
+
+class SeatSerializer(Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    username = serializers.CharField(allow_null=True)
+    bot_level = serializers.ChoiceField(choices=BotLevel.choices, allow_null=True)
+
+
+class TrickCardSerializer(Serializer):
+    seat = serializers.IntegerField()
+    card = serializers.CharField()
+
+
+class GameViewSerializer(Serializer):
+    """What the caller may see of a game (`hand` is the caller's own, `[]` for spectators)."""
+
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    version = serializers.IntegerField(help_text="Last event's seq; send as expected_version.")
+    options = OptionsSerializer()
+    seats = SeatSerializer(many=True)
+    seat = serializers.IntegerField(allow_null=True, help_text="Yours, or null if you watch.")
+    dealer = serializers.IntegerField(allow_null=True)
+    hand_number = serializers.IntegerField()
+    phase = serializers.CharField()
+    turn = serializers.IntegerField(allow_null=True)
+    turned_card = serializers.CharField(allow_null=True)
+    trump = serializers.CharField(allow_null=True)
+    taker = serializers.IntegerField(allow_null=True)
+    hand = serializers.ListField(child=serializers.CharField())
+    hand_sizes = serializers.DictField(child=serializers.IntegerField())
+    bids = serializers.ListField(child=serializers.DictField())
+    trick = TrickCardSerializer(many=True)
+    last_trick = serializers.JSONField(allow_null=True)
+    tricks = serializers.ListField(child=serializers.DictField())
+    tricks_won = serializers.ListField(child=serializers.IntegerField())
+    trick_points = serializers.ListField(child=serializers.IntegerField())
+    declarations = serializers.ListField(child=serializers.DictField())
+    belote = serializers.JSONField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    waiting_points = serializers.IntegerField()
+    hands = serializers.ListField(
+        child=serializers.DictField(), help_text="Results of finished hands."
+    )
+    winner = serializers.IntegerField(allow_null=True, help_text="Winning team, when finished.")
+    legal_actions = ActionSerializer(many=True)
+
+
+class EventSerializer(Serializer):
+    """One event as the caller may see it (others' hidden cards removed)."""
+
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    v = serializers.IntegerField(help_text="Schema version of this event type.")
+    actor = serializers.ChoiceField(choices=("user", "bot", "system"))
+    created_at = serializers.DateTimeField()
+    data = serializers.DictField()  # type: ignore[assignment]
+
+
+class GameSummarySerializer(Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    version = serializers.IntegerField()
+    phase = serializers.CharField()
+    turn = serializers.IntegerField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    winner = serializers.IntegerField(allow_null=True)
+    options = OptionsSerializer()
+    seats = SeatSerializer(many=True)
+    created_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+_EXAMPLE_SEATS = [
+    {"seat": 0, "username": "alice", "bot_level": None},
+    {"seat": 1, "username": "bob", "bot_level": None},
+    {"seat": 2, "username": None, "bot_level": "basic"},
+    {"seat": 3, "username": "dan", "bot_level": None},
+]
+
+EXAMPLE_VIEW: dict[str, Any] = {
+    "id": "5f0c4a8e-0000-4000-8000-000000000000",
+    "status": "playing",
+    "version": 7,
+    "options": {
+        "target": 501,
+        "declarations": True,
+        "auto_belote": True,
+        "overtrump_partner_on_trump_lead": True,
+        "tie_rule": "litige",
+        "capot_points": 252,
+    },
+    "seats": _EXAMPLE_SEATS,
+    "seat": 0,
+    "dealer": 3,
+    "hand_number": 1,
+    "phase": "bidding_1",
+    "turn": 0,
+    "turned_card": "9D",
+    "trump": None,
+    "taker": None,
+    "hand": ["7S", "8S", "QS", "AH", "KC"],
+    "hand_sizes": {"0": 5, "1": 5, "2": 5, "3": 5},
+    "bids": [],
+    "trick": [],
+    "last_trick": None,
+    "tricks": [],
+    "tricks_won": [0, 0],
+    "trick_points": [0, 0],
+    "declarations": [],
+    "belote": [],
+    "scores": [0, 0],
+    "waiting_points": 0,
+    "hands": [],
+    "winner": None,
+    "legal_actions": [{"type": "take"}, {"type": "pass"}],
+}
+
+VIEW_EXAMPLE = OpenApiExample(
+    "Seat 0 to bid (made-up cards: only the caller's own hand is ever shown)",
+    value=EXAMPLE_VIEW,
+    response_only=True,
+)
+
+ACT_EXAMPLES = [
+    OpenApiExample(
+        "Take the turned card",
+        value={"action": {"type": "take"}, "expected_version": 7},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Play a card",
+        value={"action": {"type": "play", "card": "JH"}, "expected_version": 31},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Declare a tierce",
+        value={
+            "action": {
+                "type": "declare",
+                "declarations": [{"kind": "tierce", "cards": ["7S", "8S", "9S"]}],
+            },
+            "expected_version": 12,
+        },
+        request_only=True,
+    ),
+]

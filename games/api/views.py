@@ -1,0 +1,283 @@
+"""Game endpoints: parse, call a service or selector, answer. Nothing else lives here."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+from rest_framework.views import APIView
+
+from accounts.models import User
+from belote_project.pagination import CursorPage
+from belote_project.schema import problem_responses
+from games import event_store, selectors, services
+from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
+from games.api.serializers import (
+    ACT_EXAMPLES,
+    VIEW_EXAMPLE,
+    ActionField,
+    EventSerializer,
+    GameSummarySerializer,
+    GameViewSerializer,
+    OptionsField,
+)
+from games.models import BotLevel, Game, GameStatus
+from games.services.errors import VersionRequiredError
+
+Serializer = serializers.Serializer[Any]
+
+
+def _seat_field(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0, max_value=3, required=False, allow_null=True, help_text=help_text
+    )
+
+
+def _player(request: Request) -> User:
+    # IsAuthenticated (the default permission) ran before any handler.
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _view_response(game: Game, request: Request, status_code: int) -> Response:
+    view, etag = selectors.game_view_for(game=game, user=_player(request))
+    return Response(view, status=status_code, headers={"ETag": etag})
+
+
+def _etag_matches(header: str | None, etag: str) -> bool:
+    if not header:
+        return False
+    candidates = {value.strip().removeprefix("W/") for value in header.split(",")}
+    return "*" in candidates or etag in candidates
+
+
+class GameListCreateApi(APIView):
+    throttle_scope = "game_create"
+
+    class FilterSerializer(Serializer):
+        open_seats = serializers.BooleanField(required=False, default=False)
+        mine = serializers.BooleanField(required=False, default=False)
+        status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+
+    class InputSerializer(Serializer):
+        options = OptionsField(required=False, default=dict)
+        seat = _seat_field("Your seat; omitted: the first free one; null: organise, not play.")
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="List tables",
+        parameters=[FilterSerializer],
+        responses={200: GameSummarySerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        games = selectors.game_list(user=_player(request), **filters.validated_data)
+        page = CursorPage()
+        rows = page.paginate_queryset(games, request, view=self) or []
+        return page.get_paginated_response([selectors.game_summary(game) for game in rows])
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Create a table (and sit at it)",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=InputSerializer,
+        responses={
+            201: OpenApiResponse(GameViewSerializer, description="Your view of the new table."),
+            **problem_responses({422: "Invalid options (`invalid_options`, see `errors`)."}),
+        },
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = data.validated_data.get("seat", services.SeatChoice.FIRST_FREE)
+        game = services.game_create(
+            user=_player(request), options=data.validated_data["options"], seat=seat
+        )
+        return _view_response(game, request, status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        summary="Your view of a game (spectators: the public view)",
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match", location=OpenApiParameter.HEADER, required=False, type=str
+            )
+        ],
+        responses={
+            200: OpenApiResponse(GameViewSerializer, examples=[VIEW_EXAMPLE]),
+            304: OpenApiResponse(description="Unchanged since the ETag you sent."),
+        },
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = selectors.game_get(game_id)
+        etag = selectors.view_etag(game, selectors.table_seats(game))
+        if _etag_matches(request.headers.get("If-None-Match"), etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        return _view_response(game, request, status.HTTP_200_OK)
+
+
+class SeatJoinApi(APIView):
+    class InputSerializer(Serializer):
+        seat = _seat_field("Omitted or null: the first free seat.")
+
+    @extend_schema(
+        operation_id="games_seats_join",
+        summary="Take a seat; the fourth seat starts the game",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=InputSerializer,
+        responses={
+            201: GameViewSerializer,
+            **problem_responses(
+                {409: "`seat_taken`, `table_full`, `already_seated` or `game_already_started`."}
+            ),
+        },
+    )
+    @idempotent
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.seat_join(
+            game_id=game_id, user=_player(request), seat=data.validated_data.get("seat")
+        )
+        return _view_response(game, request, status.HTTP_201_CREATED)
+
+
+class SeatLeaveApi(APIView):
+    @extend_schema(
+        operation_id="games_seats_leave",
+        summary="Leave your seat, or remove a bot, before the game starts",
+        request=None,
+        responses={
+            200: GameViewSerializer,
+            **problem_responses(
+                {
+                    403: "`not_seated` (someone else's seat) or `not_organiser`.",
+                    409: "`seat_empty` or `game_already_started`.",
+                }
+            ),
+        },
+    )
+    def delete(self, request: Request, game_id: UUID, seat: int) -> Response:
+        game = services.seat_leave(game_id=game_id, user=_player(request), seat=seat)
+        return _view_response(game, request, status.HTTP_200_OK)
+
+
+class BotSeatApi(APIView):
+    class InputSerializer(Serializer):
+        seat = _seat_field("Omitted or null: the first free seat.")
+        level = serializers.ChoiceField(choices=BotLevel.choices)
+
+    @extend_schema(
+        operation_id="games_bots_add",
+        summary="Seat a bot (the table's creator or a seated player)",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=InputSerializer,
+        responses={
+            201: GameViewSerializer,
+            **problem_responses(
+                {
+                    403: "`not_organiser`.",
+                    409: "`seat_taken`, `table_full` or `game_already_started`.",
+                }
+            ),
+        },
+    )
+    @idempotent
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.bot_seat(
+            game_id=game_id,
+            user=_player(request),
+            seat=data.validated_data.get("seat"),
+            level=data.validated_data["level"],
+        )
+        return _view_response(game, request, status.HTTP_201_CREATED)
+
+
+class GameActApi(APIView):
+    throttle_classes = (ScopedRateThrottle,)
+    throttle_scope = "game_actions"
+
+    class InputSerializer(Serializer):
+        action = ActionField(help_text="One entry of your view's `legal_actions`, as-is.")
+        expected_version = serializers.IntegerField(
+            min_value=0,
+            required=False,
+            help_text='The `version` you decided on (or send `If-Match: "<version>"`).',
+        )
+
+    class OutputSerializer(Serializer):
+        events = EventSerializer(many=True)
+        game = GameViewSerializer()
+
+    @extend_schema(
+        operation_id="games_actions_create",
+        summary="Act: bid, choose trump, declare or play a card",
+        parameters=[
+            IDEMPOTENCY_PARAMETER,
+            OpenApiParameter(
+                "If-Match", location=OpenApiParameter.HEADER, required=False, type=str
+            ),
+        ],
+        request=InputSerializer,
+        examples=ACT_EXAMPLES,
+        responses={
+            201: OutputSerializer,
+            **problem_responses(
+                {
+                    403: "`not_seated`: you have no seat at this table.",
+                    409: (
+                        "`version_conflict` (the problem's `game` holds your current view and "
+                        "`current_version`; resync and decide again), `game_not_started` or "
+                        "`game_over`."
+                    ),
+                    422: (
+                        "Not allowed by the rules: `code` is the rule's (`not_your_turn`, "
+                        "`must_follow_suit`, `invalid_action`, ...); or `idempotency_key_reused`."
+                    ),
+                    428: "`version_required`: neither expected_version nor If-Match was sent.",
+                }
+            ),
+        },
+    )
+    @idempotent
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.game_act(
+            game_id=game_id,
+            user=_player(request),
+            action=data.validated_data["action"],
+            expected_version=_expected_version(request, data.validated_data),
+        )
+        body = {
+            "events": event_store.visible_events(result.before, result.appended, result.seat),
+            "game": selectors.game_view(
+                game=result.game, seats=result.seats, loaded=result.after, seat=result.seat
+            ),
+        }
+        return Response(
+            body, status=status.HTTP_201_CREATED, headers={"ETag": f'"{result.after.version}"'}
+        )
+
+
+def _expected_version(request: Request, data: dict[str, Any]) -> int:
+    if data.get("expected_version") is not None:
+        return int(data["expected_version"])
+    header = (request.headers.get("If-Match") or "").strip().removeprefix("W/").strip('"')
+    if header.isdigit():
+        return int(header)
+    raise VersionRequiredError('Send expected_version in the body or If-Match: "<version>".')

@@ -1,0 +1,117 @@
+"""Reads: a game as one viewer may see it, the ETag of that view, lists of tables."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+from uuid import UUID
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import User
+from games import event_store, rules
+from games.models import Game, GameStatus, Seat
+from games.services.errors import GameNotFoundError
+
+SEAT_COUNT = 4
+
+
+def game_get(game_id: UUID) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFoundError()
+    return game
+
+
+def table_seats(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("seat"))
+
+
+def seat_of(seats: Iterable[Seat], user: User) -> int | None:
+    """The viewer's seat, or None for a spectator."""
+    return next((row.seat for row in seats if row.user_id == user.pk), None)
+
+
+def seats_summary(seats: Iterable[Seat]) -> list[dict[str, Any]]:
+    """All four seats: who sits there (a username, a bot level, or nobody)."""
+    by_number = {row.seat: row for row in seats}
+    summary = []
+    for number in range(SEAT_COUNT):
+        row = by_number.get(number)
+        summary.append(
+            {
+                "seat": number,
+                "username": row.user.get_username() if row and row.user else None,
+                "bot_level": row.bot_level if row else None,
+            }
+        )
+    return summary
+
+
+def view_etag(game: Game, seats: Sequence[Seat]) -> str:
+    """The version, quoted; while seats still change (no event yet) a digest of them too."""
+    if game.status != GameStatus.WAITING:
+        return f'"{game.version}"'
+    layout = ",".join(f"{row.seat}:{row.user_id}:{row.bot_level}" for row in seats)
+    return f'"{game.version}-{hashlib.sha256(layout.encode()).hexdigest()[:12]}"'
+
+
+def game_view(
+    *, game: Game, seats: Sequence[Seat], loaded: event_store.LoadedGame, seat: int | None
+) -> dict[str, Any]:
+    """rules.view for `seat` (None: a spectator; legal_actions included) plus id, version, seats."""
+    body = rules.view(loaded.state, seat)
+    body.update(
+        id=str(game.id),
+        version=loaded.version,
+        seat=seat,
+        seats=seats_summary(seats),
+        # Before game_started the state holds default options, not the table's.
+        options=game.options,
+    )
+    return body
+
+
+def game_list(
+    *,
+    user: User,
+    open_seats: bool = False,
+    mine: bool = False,
+    status: str | None = None,
+) -> QuerySet[Game]:
+    games = Game.objects.all()
+    if status is not None:
+        games = games.filter(status=status)
+    if open_seats:
+        games = games.annotate(taken=Count("seats")).filter(
+            status=GameStatus.WAITING, taken__lt=SEAT_COUNT
+        )
+    if mine:
+        games = games.filter(Q(created_by=user) | Q(seats__user=user)).distinct()
+    return games.select_related("created_by").prefetch_related("seats__user")
+
+
+def game_view_for(*, game: Game, user: User) -> tuple[dict[str, Any], str]:
+    """The game as `user` may see it (seated or spectator) and that view's ETag."""
+    seats = table_seats(game)
+    loaded = event_store.load(game.id)
+    view = game_view(game=game, seats=seats, loaded=loaded, seat=seat_of(seats, user))
+    return view, view_etag(game, seats)
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """A row of the table list (from the read model; no event is read)."""
+    return {
+        "id": str(game.id),
+        "status": game.status,
+        "version": game.version,
+        "phase": game.phase,
+        "turn": game.turn,
+        "scores": game.scores,
+        "winner": game.winner,
+        "options": game.options,
+        "seats": seats_summary(game.seats.all()),
+        "created_by": game.created_by.get_username(),
+        "created_at": game.created_at.isoformat(),
+    }

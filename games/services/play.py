@@ -1,0 +1,138 @@
+"""Playing: load -> decide -> append -> on_commit, for people and bots alike."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+
+from accounts.models import User
+from games import event_store, rules, selectors
+from games.models import Game, GameStatus, Seat
+from games.services.bot_turns import schedule_bot_turn
+from games.services.errors import (
+    GameNotStartedError,
+    GameOverError,
+    NotSeatedError,
+    RuleViolationError,
+    VersionConflictError,
+)
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """What one command did: the states around it and the events it appended."""
+
+    game: Game
+    seats: list[Seat]
+    seat: int
+    before: rules.GameState
+    after: event_store.LoadedGame
+    appended: list[event_store.StoredEvent]
+
+
+def game_act(
+    *, game_id: UUID, user: User, action: Mapping[str, Any], expected_version: int
+) -> ActResult:
+    """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version."""
+    game = selectors.game_get(game_id)
+    seats = selectors.table_seats(game)
+    seat = selectors.seat_of(seats, user)
+    if seat is None:
+        raise NotSeatedError()
+    loaded = event_store.load(game.id)
+    _require_playing(loaded.state)
+    if loaded.version != expected_version:
+        raise _conflict(game, seats, seat, expected_version, loaded)
+    try:
+        command = rules.PlayerAction(
+            seat=seat, action=rules.parse_action(action), next_hand_seed=secrets.token_bytes(32)
+        )
+        events = rules.decide(loaded.state, command)
+    except rules.RuleError as error:
+        raise RuleViolationError(error) from error
+    return _commit(game, seats, seat, loaded, events, actor=event_store.Actor.user(int(user.pk)))
+
+
+def bot_play(*, game_id: UUID, expected_version: int) -> bool:
+    """Play the bot whose turn it is at `expected_version`; False if nothing to do.
+
+    Idempotent: a game that has moved on, or whose turn is not a bot's, is left alone.
+    """
+    game = Game.objects.filter(pk=game_id, version=expected_version).first()
+    if game is None or game.status != GameStatus.PLAYING or game.turn is None:
+        return False
+    seats = selectors.table_seats(game)
+    bot = next((row for row in seats if row.seat == game.turn and row.bot_level), None)
+    if bot is None or bot.bot_level is None:
+        return False
+    loaded = event_store.load(game.id)
+    if loaded.version != expected_version:
+        return False
+    from games.bots import choose_action  # noqa: PLC0415 (bots are optional to the API)
+
+    wire = choose_action(rules.view(loaded.state, bot.seat), secrets.token_bytes(16), bot.bot_level)
+    command = rules.PlayerAction(
+        seat=bot.seat, action=rules.parse_action(wire), next_hand_seed=secrets.token_bytes(32)
+    )
+    events = rules.decide(loaded.state, command)
+    try:
+        _commit(game, seats, bot.seat, loaded, events, actor=event_store.Actor.bot())
+    except VersionConflictError:
+        return False
+    return True
+
+
+def _require_playing(state: rules.GameState) -> None:
+    status = rules.view(state, None)["status"]
+    if status == GameStatus.WAITING:
+        raise GameNotStartedError("The game starts when all four seats are filled.")
+    if status == GameStatus.FINISHED:
+        raise GameOverError()
+
+
+def _commit(
+    game: Game,
+    seats: list[Seat],
+    seat: int,
+    loaded: event_store.LoadedGame,
+    events: tuple[rules.Event, ...],
+    *,
+    actor: event_store.Actor,
+) -> ActResult:
+    after = rules.replay(events, loaded.state)
+    try:
+        with transaction.atomic():
+            appended = event_store.append(
+                game,
+                expected_version=loaded.version,
+                events=events,
+                actor=actor,
+                state_after=after,
+            )
+            schedule_bot_turn(game, game.version)
+    except event_store.ConcurrencyConflict as conflict:
+        raise _conflict(game, seats, seat, loaded.version, event_store.load(game.id)) from conflict
+    return ActResult(
+        game=game,
+        seats=seats,
+        seat=seat,
+        before=loaded.state,
+        after=event_store.LoadedGame(state=after, version=game.version),
+        appended=appended,
+    )
+
+
+def _conflict(
+    game: Game,
+    seats: list[Seat],
+    seat: int,
+    expected: int,
+    current: event_store.LoadedGame,
+) -> VersionConflictError:
+    view = selectors.game_view(game=game, seats=seats, loaded=current, seat=seat)
+    return VersionConflictError(expected=expected, current=current.version, game=view)

@@ -1,0 +1,152 @@
+"""Creating a table and filling its seats; the game starts when the fourth seat fills."""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from collections.abc import Mapping
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+
+from accounts.models import User
+from games import event_store, rules
+from games.models import Game, GameStatus, Seat
+from games.services.bot_turns import schedule_bot_turn
+from games.services.errors import (
+    AlreadySeatedError,
+    GameAlreadyStartedError,
+    GameNotFoundError,
+    InvalidTableOptionsError,
+    NotOrganiserError,
+    NotSeatedError,
+    SeatEmptyError,
+    SeatTakenError,
+    TableFullError,
+)
+
+SEATS = range(4)
+
+
+class SeatChoice(enum.Enum):
+    """`seat` omitted at creation: sit the creator in the first free seat."""
+
+    FIRST_FREE = "first_free"
+
+
+@transaction.atomic
+def game_create(
+    *,
+    user: User,
+    options: Mapping[str, Any],
+    seat: int | SeatChoice | None = SeatChoice.FIRST_FREE,
+) -> Game:
+    """A new table with validated options (defaults filled); `seat=None` only watches."""
+    try:
+        table_options = rules.Options.from_dict(dict(options))
+    except rules.InvalidOptions as error:
+        raise InvalidTableOptionsError(error) from error
+    game = Game.objects.create(created_by=user, options=table_options.to_dict(), scores=[0, 0])
+    if seat is not None:
+        Seat.objects.create(game=game, seat=0 if seat is SeatChoice.FIRST_FREE else seat, user=user)
+    return game
+
+
+@transaction.atomic
+def seat_join(*, game_id: UUID, user: User, seat: int | None = None) -> Game:
+    """Sit `user` at `seat` (or the first free one); the fourth seat starts the game."""
+    game = _waiting_game_locked(game_id)
+    seats = _seats(game)
+    if any(row.user_id == user.pk for row in seats.values()):
+        raise AlreadySeatedError()
+    Seat.objects.create(game=game, seat=_free_seat(seats, seat), user=user)
+    _start_if_full(game)
+    return game
+
+
+@transaction.atomic
+def bot_seat(*, game_id: UUID, user: User, level: str, seat: int | None = None) -> Game:
+    """Put a bot of `level` at `seat`; only the creator or a seated player may."""
+    game = _waiting_game_locked(game_id)
+    seats = _seats(game)
+    _require_organiser(game, seats, user)
+    Seat.objects.create(game=game, seat=_free_seat(seats, seat), bot_level=level)
+    _start_if_full(game)
+    return game
+
+
+@transaction.atomic
+def seat_leave(*, game_id: UUID, user: User, seat: int) -> Game:
+    """Free `seat` before the start: one's own seat, or a bot seat for an organiser."""
+    game = _waiting_game_locked(game_id)
+    seats = _seats(game)
+    row = seats.get(seat)
+    if row is None:
+        raise SeatEmptyError(f"Seat {seat} is free already.")
+    if row.user_id is None:
+        _require_organiser(game, seats, user)
+    elif row.user_id != user.pk:
+        raise NotSeatedError("That seat belongs to another player.")
+    row.delete()
+    return game
+
+
+def _waiting_game_locked(game_id: UUID) -> Game:
+    # A row lock on this one game serialises seat changes, so two joins can neither
+    # take the same seat nor both miss that the table became full.
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFoundError()
+    if game.status != GameStatus.WAITING:
+        raise GameAlreadyStartedError("Seats change only before the game starts.")
+    return game
+
+
+def _seats(game: Game) -> dict[int, Seat]:
+    return {row.seat: row for row in Seat.objects.filter(game=game)}
+
+
+def _free_seat(seats: Mapping[int, Seat], wanted: int | None) -> int:
+    if wanted is None:
+        free = [number for number in SEATS if number not in seats]
+        if not free:
+            raise TableFullError()
+        return free[0]
+    if wanted in seats:
+        raise SeatTakenError(f"Seat {wanted} is taken.")
+    return wanted
+
+
+def _require_organiser(game: Game, seats: Mapping[int, Seat], user: User) -> None:
+    if game.created_by_id == user.pk:
+        return
+    if not any(row.user_id == user.pk for row in seats.values()):
+        raise NotOrganiserError()
+
+
+def _start_if_full(game: Game) -> None:
+    if Seat.objects.filter(game=game).count() < len(SEATS):
+        return
+    game_seed = secrets.token_bytes(32)
+    state = rules.new_game()
+    command = rules.StartGame(
+        game_seed=game_seed,
+        hand_seed=secrets.token_bytes(32),
+        options=rules.Options.from_dict(game.options),
+    )
+    events = rules.decide(state, command)
+    after = rules.replay(events, state)
+    game.game_seed = game_seed
+    game.save(update_fields=["game_seed"])
+    try:
+        event_store.append(
+            game,
+            expected_version=0,
+            events=events,
+            actor=event_store.Actor.system(),
+            state_after=after,
+        )
+    except event_store.ConcurrencyConflict as conflict:
+        raise GameAlreadyStartedError() from conflict
+    schedule_bot_turn(game, game.version)

@@ -1,0 +1,13 @@
+"""Celery tasks: thin and idempotent; each carries the version it was scheduled at."""
+
+from uuid import UUID
+
+from celery import shared_task
+
+from games import services
+
+
+@shared_task(ignore_result=True)
+def play_bot_turn(game_id: str, expected_version: int) -> bool:
+    """Let the bot whose turn it is at `expected_version` act; a no-op if the game moved on."""
+    return services.bot_play(game_id=UUID(game_id), expected_version=expected_version)
