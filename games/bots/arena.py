@@ -65,8 +65,10 @@ def duplicate_margin(
     timer: DecisionTimer | None = None,
 ) -> int:
     """`first`'s margin over `second` summed over the deal played twice, seats swapped."""
-    as_team0 = play_hand(deck, (first, second) * 2, dealer=dealer, seed=seed, budget=budget,
-                         timer=timer)
-    as_team1 = play_hand(deck, (second, first) * 2, dealer=dealer, seed=seed, budget=budget,
-                         timer=timer)
+    as_team0 = play_hand(
+        deck, (first, second) * 2, dealer=dealer, seed=seed, budget=budget, timer=timer
+    )
+    as_team1 = play_hand(
+        deck, (second, first) * 2, dealer=dealer, seed=seed, budget=budget, timer=timer
+    )
     return (as_team0[0] - as_team0[1]) + (as_team1[1] - as_team1[0])

@@ -35,7 +35,13 @@ def deal_margins(task: tuple[int, int, str, str, bool]) -> list[int]:
 
 
 def run_deals(
-    seed: int, deals: int, team0: str, team1: str, *, duplicate: bool, jobs: int,
+    seed: int,
+    deals: int,
+    team0: str,
+    team1: str,
+    *,
+    duplicate: bool,
+    jobs: int,
     label: str = "deals",
 ) -> list[list[int]]:
     """Team 0's margins, deal by deal, with a progress bar on stderr."""
@@ -67,17 +73,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duplicate", action="store_true")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    results = run_deals(args.seed, args.deals, args.team0, args.team1,
-                        duplicate=args.duplicate, jobs=args.jobs)
+    results = run_deals(
+        args.seed, args.deals, args.team0, args.team1, duplicate=args.duplicate, jobs=args.jobs
+    )
     per_hand = [sum(margins) / len(margins) for margins in results]
     hands = [m for margins in results for m in margins]
     result = interval(per_hand)
-    print(f"{args.team0} (team 0) vs {args.team1} (team 1): {len(hands)} hands over "
-          f"{args.deals} deals{' (duplicate)' if args.duplicate else ''}, seed {args.seed}")
+    print(
+        f"{args.team0} (team 0) vs {args.team1} (team 1): {len(hands)} hands over "
+        f"{args.deals} deals{' (duplicate)' if args.duplicate else ''}, seed {args.seed}"
+    )
     print(f"team 0 margin per hand: {result}")
-    print(f"team 0 total margin: {sum(hands):+d}; hands won by team 0: "
-          f"{sum(1 for m in hands if m > 0)}, lost: {sum(1 for m in hands if m < 0)}, "
-          f"level: {sum(1 for m in hands if m == 0)}")
+    print(
+        f"team 0 total margin: {sum(hands):+d}; hands won by team 0: "
+        f"{sum(1 for m in hands if m > 0)}, lost: {sum(1 for m in hands if m < 0)}, "
+        f"level: {sum(1 for m in hands if m == 0)}"
+    )
     return 0
 
 
