@@ -111,6 +111,18 @@ def cards_in(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+#: NAMES_BY_BYTE[k][b]: the wire cards of the mask `b << 8 * k`
+NAMES_BY_BYTE: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(CARD_NAMES[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256))
+    for k in range(4)
+)
+
+
 def names_of(mask: int) -> list[str]:
     """The wire cards of a mask, sorted as plain strings."""
-    return [CARD_NAMES[c] for c in cards_in(mask)]
+    return [
+        *NAMES_BY_BYTE[0][mask & 255],
+        *NAMES_BY_BYTE[1][mask >> 8 & 255],
+        *NAMES_BY_BYTE[2][mask >> 16 & 255],
+        *NAMES_BY_BYTE[3][mask >> 24],
+    ]

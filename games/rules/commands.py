@@ -93,12 +93,20 @@ def _declaration(value: Any) -> Declaration:
     return Declaration(kind, mask_of(ids))
 
 
+#: the common case, `{"type": "play", "card": name}`, parsed by one dict lookup
+_PLAIN_PLAYS = {name: Play(card) for name, card in CARD_IDS.items()}
+
+
 def parse_action(wire: Mapping[str, Any]) -> Action:
     """A wire action (`{"type": "play", "card": "JH"}`) as a typed action.
 
     Raises `RuleError("invalid_action")` for an unknown type, a bad card or
     suit, or a missing or extra field.
     """
+    if type(wire) is dict and len(wire) == 2 and wire.get("type") == "play":
+        card = wire.get("card")
+        if type(card) is str and card in _PLAIN_PLAYS:
+            return _PLAIN_PLAYS[card]
     kind = wire.get("type") if isinstance(wire, Mapping) else None
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise _invalid(f"unknown action type {kind!r}")

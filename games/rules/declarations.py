@@ -70,20 +70,39 @@ def strength(declaration: Declaration, trump: int) -> tuple[int, int, int, int, 
     return (points, 0, len(cards), top, int(cards[0] & 3 == trump))
 
 
+def _runs_of_suit(sparse: int) -> tuple[Declaration, ...]:
+    """Runs of clubs held in `sparse` (a mask of clubs): each maximal run of 3+ is one."""
+    found = []
+    run = 0
+    for card in (*SUIT_RUNS[0], -1):
+        if card >= 0 and sparse >> card & 1:
+            run |= 1 << card
+            continue
+        if run.bit_count() >= 3:
+            found.append(Declaration(SEQUENCE_KINDS.get(run.bit_count(), "quint"), run))
+        run = 0
+    return tuple(found)
+
+
+#: RUNS_OF_CLUBS[held clubs mask]: the run declarations; other suits are shifted by the suit
+RUNS_OF_CLUBS = {
+    sparse: _runs_of_suit(sparse)
+    for sparse in (mask_of(c for i, c in enumerate(SUIT_RUNS[0]) if n >> i & 1) for n in range(256))
+}
+_CLUBS = sum(1 << c for c in SUIT_RUNS[0])
+
+
 def _runs(mask: int) -> list[Declaration]:
     """Each maximal run of 3+ cards in a suit is one declaration."""
-    found = []
-    for suit_cards in SUIT_RUNS:
-        run = 0
-        for card in (*suit_cards, -1):
-            if card >= 0 and mask >> card & 1:
-                run |= 1 << card
-                continue
-            length = run.bit_count()
-            if length >= 3:
-                found.append(Declaration(SEQUENCE_KINDS.get(length, "quint"), run))
-            run = 0
-    return found
+    return [
+        Declaration(run.kind, run.cards << suit)
+        for suit in range(4)
+        for run in RUNS_OF_CLUBS[mask >> suit & _CLUBS]
+    ]
+
+
+def _by_cards(declaration: Declaration) -> int:
+    return declaration.cards
 
 
 def best_sets(hand: int) -> tuple[tuple[Declaration, ...], ...]:
@@ -93,6 +112,9 @@ def best_sets(hand: int) -> tuple[tuple[Declaration, ...], ...]:
     other cards, a run being one declaration. Empty when nothing scores.
     """
     fours = [Declaration("four", m) for m in FOUR_MASKS.values() if hand & m == m]
+    if not fours:  # most hands: the runs are the only choice
+        runs = _runs(hand)
+        return (tuple(sorted(runs, key=_by_cards)),) if runs else ()
     best_points = 0
     offers: list[tuple[Declaration, ...]] = []
     for size in range(len(fours) + 1):
@@ -100,7 +122,7 @@ def best_sets(hand: int) -> tuple[tuple[Declaration, ...], ...]:
             used = 0
             for four in chosen:
                 used |= four.cards
-            candidate = tuple(sorted((*chosen, *_runs(hand & ~used)), key=lambda d: d.cards))
+            candidate = tuple(sorted((*chosen, *_runs(hand & ~used)), key=_by_cards))
             points = sum(points_of(d) for d in candidate)
             if points > best_points:
                 best_points, offers = points, [candidate]

@@ -7,12 +7,13 @@ from typing import Any
 
 from games.rules.belote import is_first_of_pair
 from games.rules.bidding import decide_bid, legal_bids
+from games.rules.cards import cards_in, names_of
 from games.rules.commands import Action, Command, Declare, Play, PlayerAction
 from games.rules.dealing import deal
 from games.rules.errors import RuleError
 from games.rules.events import Declared, Event, GameStarted
 from games.rules.folds import FOLDS, apply
-from games.rules.play import decide_play, legal_cards_mask
+from games.rules.play import decide_play, legal_mask
 from games.rules.shuffle import first_dealer
 from games.rules.state import BIDDING_1, BIDDING_2, FINISHED, PLAYING, WAITING, GameState
 from games.rules.wire import action_to_dict
@@ -85,26 +86,25 @@ def legal_moves(state: GameState, seat: int) -> list[Action]:
         return []
     phase = state.phase
     if phase == PLAYING:
-        return _legal_plays(state, seat)
+        return [*_declarations_open(state, seat), *_plays(state, seat)]
     if phase in (BIDDING_1, BIDDING_2):
         return legal_bids(state)
     return []
 
 
-def _legal_plays(state: GameState, seat: int) -> list[Action]:
-    hand = state.hands[seat]
-    mask = legal_cards_mask(
-        hand, state.trick, state.trump, state.options.overtrump_partner_on_trump_lead
-    )
-    moves: list[Action] = []
-    if hand.bit_count() == 8 and not state.declared[seat]:
-        moves.extend(Declare(offer) for offer in state.offers[seat])
-    explicit_belote = not state.options.auto_belote
-    while mask:
-        low = mask & -mask
-        card = low.bit_length() - 1
-        mask ^= low
-        if explicit_belote and is_first_of_pair(state, seat, card):
+def _declarations_open(state: GameState, seat: int) -> list[Declare]:
+    if state.hands[seat].bit_count() == 8 and not state.declared[seat]:
+        return [Declare(offer) for offer in state.offers[seat]]
+    return []
+
+
+def _plays(state: GameState, seat: int) -> list[Play]:
+    mask = legal_mask(state, seat)
+    if state.options.auto_belote:
+        return [PLAYS[card] for card in cards_in(mask)]
+    moves: list[Play] = []
+    for card in cards_in(mask):
+        if is_first_of_pair(state, seat, card):
             moves.extend(_BELOTE_CHOICES[card])
         else:
             moves.append(PLAYS[card])
@@ -114,7 +114,13 @@ def _legal_plays(state: GameState, seat: int) -> list[Action]:
 def legal_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
     """Every action `seat` may take now, as JSON-ready dicts that `parse_action`
     accepts; empty when it is not the seat's turn or the game is over."""
-    return [action_to_dict(move) for move in legal_moves(state, seat)]
+    if state.phase != PLAYING or state.turn != seat or not state.options.auto_belote:
+        return [action_to_dict(move) for move in legal_moves(state, seat)]
+    # the hot path of every client and bot: plain plays straight from the mask
+    plays = [{"type": "play", "card": name} for name in names_of(legal_mask(state, seat))]
+    if state.hands[seat].bit_count() == 8 and not state.declared[seat]:
+        return [*(action_to_dict(d) for d in _declarations_open(state, seat)), *plays]
+    return plays
 
 
 __all__ = ["apply", "decide", "legal_actions", "legal_moves", "replay"]

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.rules.belote import belote_holder
+from games.rules.cards import WIN_KEYS
 from games.rules.declarations import best_sets
 from games.rules.events import (
     Bid,
@@ -31,7 +32,6 @@ from games.rules.state import (
     NO_SEAT,
     PLAYING,
     GameState,
-    TrickRecord,
     rebuild,
 )
 
@@ -46,6 +46,8 @@ _TRICKS = FIELD["tricks"]
 _TRICK_POINTS = FIELD["trick_points"]
 _TRICKS_WON = FIELD["tricks_won"]
 _BELOTE_CALLS = FIELD["belote_calls"]
+_WIN_INDEX = FIELD["win_index"]
+_WIN_CARD = FIELD["win_card"]
 
 
 def _game_started(state: GameState, event: GameStarted) -> GameState:
@@ -119,11 +121,18 @@ def _declared(state: GameState, event: Declared) -> GameState:
 
 def _card_played(state: GameState, event: CardPlayed) -> GameState:
     values = list(state)
-    seat = event.seat
+    seat, card = event.seat, event.card
     hands = list(state.hands)
-    hands[seat] &= ~(1 << event.card)
-    values[_HANDS] = tuple(hands)
-    values[_TRICK] = (*state.trick, event.card)
+    hands[seat] &= ~(1 << card)
+    values[_HANDS] = (hands[0], hands[1], hands[2], hands[3])
+    trick = state.trick
+    if not trick:
+        values[_WIN_INDEX], values[_WIN_CARD] = 0, card
+    else:
+        keys = WIN_KEYS[4 * state.trump + (trick[0] & 3)]
+        if keys[card] > keys[state.win_card]:
+            values[_WIN_INDEX], values[_WIN_CARD] = len(trick), card
+    values[_TRICK] = (*trick, card)
     values[_TURN] = (seat + 1) % 4
     if event.belote is not None:
         values[_BELOTE_CALLS] = (*state.belote_calls, (seat, event.belote))
@@ -139,11 +148,9 @@ def _trick_won(state: GameState, event: TrickWon) -> GameState:
     won[team] += 1
     values[_TRICK_POINTS] = (points[0], points[1])
     values[_TRICKS_WON] = (won[0], won[1])
-    values[_TRICKS] = (
-        *state.tricks,
-        TrickRecord(event.trick, event.leader, event.winner, event.cards, event.points),
-    )
+    values[_TRICKS] = (*state.tricks, event)
     values[_TRICK] = ()
+    values[_WIN_INDEX] = values[_WIN_CARD] = -1
     values[_TRICK_LEADER] = event.winner
     values[_TURN] = event.winner if event.trick < 8 else NO_SEAT
     return rebuild(values)

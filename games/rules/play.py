@@ -6,7 +6,7 @@ simulations call it too.
 
 from __future__ import annotations
 
-from games.rules.belote import belote_call, belote_team
+from games.rules.belote import BELOTE_PAIRS, belote_call, belote_team
 from games.rules.cards import (
     CARD_NAMES,
     LAST_TRICK_BONUS,
@@ -51,14 +51,26 @@ def legal_cards_mask(
     play order, leader first; the player is the next one after them)."""
     if not trick:
         return hand
+    index, card = winning(trick, trump)
+    return legal_on(hand, trick, index, card, trump, overtrump_partner_on_trump_lead)
+
+
+def legal_on(  # noqa: PLR0917 (hot path: positional arguments are the cheapest)
+    hand: int,
+    trick: tuple[int, ...],
+    win_index: int,
+    win_card: int,
+    trump: int,
+    overtrump_partner_on_trump_lead: bool,
+) -> int:
+    """`legal_cards_mask` on a started trick whose winner so far is known."""
     led = trick[0] & 3
     following = hand & SUIT_MASKS[led]
-    winner_index, winning_card = winning(trick, trump)
-    partner_winning = winner_index == len(trick) - 2
+    partner_winning = win_index == len(trick) - 2
     if following:
         if led != trump:
             return following
-        higher = following & TRUMP_ABOVE[winning_card]
+        higher = following & TRUMP_ABOVE[win_card]
         if higher and (overtrump_partner_on_trump_lead or not partner_winning):
             return higher
         return following
@@ -67,9 +79,25 @@ def legal_cards_mask(
     trumps = hand & SUIT_MASKS[trump]
     if not trumps:
         return hand
-    if winning_card & 3 == trump:
-        return trumps & TRUMP_ABOVE[winning_card] or trumps
+    if win_card & 3 == trump:
+        return trumps & TRUMP_ABOVE[win_card] or trumps
     return trumps
+
+
+def legal_mask(state: GameState, seat: int) -> int:
+    """The cards `seat` may play now, as a mask."""
+    hand = state.hands[seat]
+    trick = state.trick
+    if not trick:
+        return hand
+    return legal_on(
+        hand,
+        trick,
+        state.win_index,
+        state.win_card,
+        state.trump,
+        state.options.overtrump_partner_on_trump_lead,
+    )
 
 
 def _refusal(hand: int, trick: tuple[int, ...], trump: int, card: int) -> RuleError:
@@ -98,10 +126,7 @@ def check_card(state: GameState, seat: int, card: int) -> None:
     hand = state.hands[seat]
     if not hand >> card & 1:
         raise RuleError("card_not_in_hand", f"{CARD_NAMES[card]} is not in your hand")
-    allowed = legal_cards_mask(
-        hand, state.trick, state.trump, state.options.overtrump_partner_on_trump_lead
-    )
-    if not allowed >> card & 1:
+    if not legal_mask(state, seat) >> card & 1:
         raise _refusal(hand, state.trick, state.trump, card)
 
 
@@ -111,12 +136,20 @@ def decide_play(
     """The events of `seat` playing `card`: the card, and the trick, the
     declarations, the score and the next deal or end of game it completes."""
     check_card(state, seat, card)
-    played = CardPlayed(seat, card, belote_call(state, seat, card, belote))
+    trump = state.trump
+    call = None
+    if belote is not None or BELOTE_PAIRS[trump] >> card & 1:
+        call = belote_call(state, seat, card, belote)
+    played = CardPlayed(seat, card, call)
     trick = (*state.trick, card)
     if len(trick) < 4:
         return (played,)
-    trump = state.trump
-    index = winning(trick, trump)[0]
+    index = state.win_index
+    if (
+        WIN_KEYS[4 * trump + (trick[0] & 3)][card]
+        > WIN_KEYS[4 * trump + (trick[0] & 3)][state.win_card]
+    ):
+        index = 3
     number = len(state.tricks) + 1
     table = POINTS[trump]
     points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from games.rules.declarations import Declaration, SeatDeclaration
-from games.rules.events import HandScored
+from games.rules.events import HandScored, TrickWon
 from games.rules.options import Options
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
@@ -19,16 +19,6 @@ HAND_OVER = "hand_over"  # between the last event of a hand and the next deal
 FINISHED = "finished"
 
 NO_SEAT = -1
-
-
-class TrickRecord(NamedTuple):
-    """A completed trick: `cards` in play order from `leader`."""
-
-    trick: int
-    leader: int
-    winner: int
-    cards: tuple[int, ...]
-    points: int
 
 
 class GameState(NamedTuple):
@@ -66,7 +56,10 @@ class GameState(NamedTuple):
     shown_team: int | None = None
     trick_leader: int = NO_SEAT
     trick: tuple[int, ...] = ()
-    tricks: tuple[TrickRecord, ...] = ()
+    #: index in `trick` and id of the card winning it so far (-1 on an empty trick)
+    win_index: int = -1
+    win_card: int = -1
+    tricks: tuple[TrickWon, ...] = ()
     trick_points: tuple[int, int] = (0, 0)
     tricks_won: tuple[int, int] = (0, 0)
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from games.rules.cards import CARD_NAMES, SUITS, names_of
 from games.rules.engine import legal_actions
-from games.rules.events import Declared, Event, HandDealt, RestDealt
-from games.rules.state import FINISHED, HAND_OVER, NO_SEAT, WAITING, GameState, TrickRecord
+from games.rules.events import Declared, Event, HandDealt, RestDealt, TrickWon
+from games.rules.state import FINISHED, HAND_OVER, NO_SEAT, WAITING, GameState
 from games.rules.wire import event_to_dict
 
 
@@ -15,7 +15,7 @@ def _or_none(value: int) -> int | None:
     return None if value == NO_SEAT else value
 
 
-def _trick_dict(record: TrickRecord) -> dict[str, Any]:
+def _trick_dict(record: TrickWon) -> dict[str, Any]:
     return {
         "trick": record.trick,
         "leader": record.leader,
