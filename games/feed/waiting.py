@@ -1,0 +1,93 @@
+"""Waiting for a game's next events without holding a thread or a database connection.
+
+Both the long-poll and the event stream follow the same pattern: register a wakeup
+for the game, then read the database, then sleep on the wakeup. Registering before
+reading means an event appended in between still wakes the reader.
+"""
+
+import asyncio
+import json
+from collections.abc import AsyncGenerator
+
+from asgiref.sync import sync_to_async
+from django.db import connection
+
+from games.feed.listener import game_wakeups
+from games.feed.selectors import FeedPage, FeedViewer, feed_page
+
+# A stream says something at least this often, so proxies keep the connection open.
+KEEPALIVE_SECONDS = 15.0
+# Events sent per database read by a stream catching up.
+STREAM_BATCH = 100
+# What an EventSource waits before reconnecting after the stream ends, in milliseconds.
+RECONNECT_MILLISECONDS = 3000
+GAME_FINISHED = "game_finished"
+
+
+def _read_and_release(viewer: FeedViewer, after: int, limit: int) -> FeedPage:
+    page = feed_page(viewer, after=after, limit=limit)
+    # The reader is about to sleep: an idle client must not keep a database
+    # connection open (a pooled one goes back to the pool).
+    if not connection.in_atomic_block:
+        connection.close()
+    return page
+
+
+_read = sync_to_async(feed_page)
+_read_then_sleep = sync_to_async(_read_and_release)
+
+
+def _answers(page: FeedPage, after: int) -> bool:
+    return page.last_seq > after or page.exhausted
+
+
+async def wait_for_page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
+    """The viewer's events after `after`; with `wait` > 0, wait up to that many seconds
+    for the stream to move past `after` (an empty page when it does not)."""
+    page = await _read(viewer, after=after, limit=limit)
+    if wait <= 0 or _answers(page, after):
+        return page
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    async with game_wakeups(str(viewer.game_id)) as wakeup:
+        while True:
+            page = await _read_then_sleep(viewer, after, limit)
+            remaining = deadline - loop.time()
+            if _answers(page, after) or remaining <= 0:
+                return page
+            await wakeup.wait(remaining)
+
+
+def sse_event(event: dict[str, object]) -> bytes:
+    """One Server-Sent Event: `id` the seq, `event` the type, `data` the event as JSON."""
+    data = json.dumps(event, separators=(",", ":"))
+    return f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n".encode()
+
+
+async def event_stream(viewer: FeedViewer, *, after: int) -> AsyncGenerator[bytes, None]:
+    """Server-Sent Events from seq `after` on, until the game ends or the client leaves.
+
+    A client that disconnects cancels the task iterating this generator; leaving the
+    `async with` block then drops its wakeup.
+    """
+    loop = asyncio.get_running_loop()
+    yield f"retry: {RECONNECT_MILLISECONDS}\n\n".encode()
+    said_something_at = loop.time()
+    async with game_wakeups(str(viewer.game_id)) as wakeup:
+        while True:
+            page = await _read_then_sleep(viewer, after, STREAM_BATCH)
+            for event in page.events:
+                yield sse_event(event)
+            after = page.last_seq
+            if page.events:
+                said_something_at = loop.time()
+            if page.exhausted or any(event["type"] == GAME_FINISHED for event in page.events):
+                return
+            if page.has_more:
+                continue
+            silence = KEEPALIVE_SECONDS - (loop.time() - said_something_at)
+            if silence <= 0:
+                yield b": keep-alive\n\n"
+                said_something_at = loop.time()
+                continue
+            await wakeup.wait(silence)

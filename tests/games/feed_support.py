@@ -1,0 +1,111 @@
+"""Helpers for the feed tests: a seated table, random play, and what each seat must not see."""
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from accounts.models import User
+from games import event_store, rules
+from games.models import Seat
+from games.services.play import game_act
+from games.services.tables import game_create, seat_join
+
+
+@dataclass(frozen=True)
+class Table:
+    game_id: UUID
+    players: dict[int, User]
+
+
+def seated_table(make_user: Callable[..., User], **options: Any) -> Table:
+    """Four players seated, so the game has started."""
+    creator = make_user()
+    game = game_create(user=creator, options=options)
+    for _ in range(3):
+        seat_join(game_id=game.id, user=make_user())
+    seats = Seat.objects.filter(game=game).select_related("user")
+    return Table(game_id=game.id, players={row.seat: row.user for row in seats if row.user})
+
+
+def play_random(table: Table, actions: int, *, seed: int = 7) -> int:
+    """Play up to `actions` random legal actions; the version after them."""
+    chooser = random.Random(seed)
+    loaded = event_store.load(table.game_id)
+    for _ in range(actions):
+        turn = rules.view(loaded.state, None)["turn"]
+        if turn is None:
+            break
+        choice = chooser.choice(rules.legal_actions(loaded.state, turn))
+        game_act(
+            game_id=table.game_id,
+            user=table.players[turn],
+            action=choice,
+            expected_version=loaded.version,
+        )
+        loaded = event_store.load(table.game_id)
+    return loaded.version
+
+
+def secret_cards_by_seq(game_id: UUID) -> dict[int, dict[int, set[str]]]:
+    """After each event: per seat, the cards it holds that nobody else may know yet."""
+    state = rules.new_game()
+    public: set[str] = set()
+    secrets: dict[int, dict[int, set[str]]] = {}
+    for stored in event_store.load_events_after(game_id, 0):
+        state = rules.apply(state, stored.event)
+        stored_form = rules.event_to_dict(stored.event)
+        if stored_form["type"] == "hand_dealt":
+            public = {stored_form["turned_card"]}
+        elif stored_form["type"] == "declarations_shown":
+            public |= set(_strings(stored_form["declarations"]))
+        secrets[stored.seq] = {
+            seat: set(rules.view(state, seat)["hand"]) - public for seat in range(4)
+        }
+    return secrets
+
+
+def foreign_cards_seen(
+    events: list[dict[str, Any]], viewer: int | None, secrets: dict[int, dict[int, set[str]]]
+) -> list[tuple[int, str]]:
+    """(seq, card) for every other seat's secret card found anywhere in the events."""
+    leaks = []
+    for event in events:
+        others = set().union(
+            *(cards for seat, cards in secrets[event["seq"]].items() if seat != viewer)
+        )
+        leaks += [(event["seq"], text) for text in _strings(event) if text in others]
+    return leaks
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def parse_sse(text: str) -> list[dict[str, str]]:
+    """The events of a text/event-stream body (comments and `retry:` lines dropped)."""
+    frames = []
+    for block in text.split("\n\n"):
+        fields = dict(
+            line.split(": ", 1) for line in block.splitlines() if line and not line.startswith(":")
+        )
+        if "data" in fields:
+            frames.append(fields)
+    return frames
+
+
+def sse_events(frames: list[dict[str, str]]) -> list[dict[str, Any]]:
+    events = [json.loads(frame["data"]) for frame in frames]
+    for frame, event in zip(frames, events, strict=True):
+        assert frame["id"] == str(event["seq"])
+        assert frame["event"] == event["type"]
+    return events

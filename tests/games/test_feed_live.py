@@ -1,0 +1,225 @@
+"""Long-poll and Server-Sent Events against a real ASGI server (uvicorn, as in production).
+
+The server runs in a subprocess on a free loopback port and reads the test database;
+tests commit their data (transactional) so that it sees them, and an event appended
+here reaches the server's listener through PostgreSQL NOTIFY.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from django.db import connection
+
+from accounts.models import User
+from accounts.services import access_token_issue
+from tests.games.feed_support import (
+    Table,
+    foreign_cards_seen,
+    parse_sse,
+    play_random,
+    seated_table,
+    secret_cards_by_seq,
+    sse_events,
+)
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+# Generous bounds: a working wakeup answers in milliseconds, a broken one only at these.
+LONG_POLL_SECONDS = 20
+HTTP_TIMEOUT = 30.0
+SERVER_START_SECONDS = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    credentials = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{credentials}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def _wait_until_serving(base_url: str, server: subprocess.Popen[bytes], log: Any) -> None:
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            log.seek(0)
+            pytest.fail(f"the server exited: {log.read().decode()}")
+        try:
+            httpx.get(f"{base_url}/healthz", timeout=1.0)
+        except httpx.TransportError:
+            time.sleep(0.1)
+        else:
+            return
+    pytest.fail("the server did not start in time")
+
+
+@pytest.fixture(scope="module")
+def base_url(django_db_setup: None) -> Iterator[str]:
+    if connection.vendor != "postgresql":
+        pytest.skip("the live feed tests need PostgreSQL")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "belote_project.settings",
+        "DATABASE_URL": _database_url(),
+    }
+    command = [sys.executable, "-m", "uvicorn", "belote_project.asgi:application"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_until_serving(url, server, log)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+@pytest.fixture
+def table(make_user: Callable[..., User]) -> Table:
+    table = seated_table(make_user)
+    play_random(table, 12)
+    return table
+
+
+def _client(base_url: str, user: User) -> httpx.Client:
+    token = access_token_issue(user=user)
+    return httpx.Client(
+        base_url=base_url, headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT
+    )
+
+
+class _Background:
+    """A call run in a thread, timed, whose result the test collects later."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        self.result: Any = None
+        self.seconds = 0.0
+
+        def run() -> None:
+            started = time.monotonic()
+            self.result = call()
+            self.seconds = time.monotonic() - started
+
+        self._thread = threading.Thread(target=run)
+        self._thread.start()
+
+    def join(self) -> Any:
+        self._thread.join(HTTP_TIMEOUT + 5)
+        assert not self._thread.is_alive()
+        return self.result
+
+
+def test_long_polls_of_every_seat_return_with_the_new_event(base_url: str, table: Table) -> None:
+    version = play_random(table, 0)
+    clients = {seat: _client(base_url, user) for seat, user in table.players.items()}
+    polls = {
+        seat: _Background(
+            lambda client=client: client.get(  # type: ignore[misc]
+                f"/api/v1/games/{table.game_id}/events",
+                params={"after": version, "wait": LONG_POLL_SECONDS},
+            )
+        )
+        for seat, client in clients.items()
+    }
+    time.sleep(1.0)  # the requests are parked on the server by now
+
+    new_version = play_random(table, 1, seed=99)
+
+    secrets = secret_cards_by_seq(table.game_id)
+    for seat, poll in polls.items():
+        body = poll.join().json()
+        assert poll.seconds < LONG_POLL_SECONDS
+        assert body["last_seq"] == new_version
+        assert [event["seq"] for event in body["events"]] == [new_version]
+        assert foreign_cards_seen(body["events"], seat, secrets) == []
+
+
+def test_a_long_poll_with_nothing_new_returns_an_empty_page_after_its_wait(
+    base_url: str, table: Table
+) -> None:
+    version = play_random(table, 0)
+    started = time.monotonic()
+
+    response = _client(base_url, table.players[0]).get(
+        f"/api/v1/games/{table.game_id}/events", params={"after": version, "wait": 1}
+    )
+
+    assert time.monotonic() - started >= 1.0
+    assert response.json() == {"events": [], "last_seq": version, "version": version, "next": None}
+
+
+def _read_stream_until(
+    client: httpx.Client,
+    url: str,
+    last_seq: int,
+    *,
+    headers: dict[str, str],
+    then: Callable[[], Any],
+) -> list[dict[str, Any]]:
+    """Stream events until seq `last_seq` arrived, call `then`, and read one more event."""
+    text = ""
+    with client.stream("GET", url, headers=headers) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        chunks = response.iter_text()
+        while not any(frame["id"] == str(last_seq) for frame in parse_sse(text)):
+            text += next(chunks)
+        seen = len(parse_sse(text))
+        then()
+        while len(parse_sse(text)) == seen:
+            text += next(chunks)
+    return sse_events(parse_sse(text))
+
+
+def test_a_stream_resumes_after_last_event_id_and_delivers_new_events(
+    base_url: str, table: Table
+) -> None:
+    version = play_random(table, 0)
+    client = _client(base_url, table.players[3])
+
+    events = _read_stream_until(
+        client,
+        f"/api/v1/games/{table.game_id}/stream?after=1",
+        version,
+        headers={"Last-Event-ID": "5"},
+        then=lambda: play_random(table, 1, seed=5),
+    )
+
+    seqs = [event["seq"] for event in events]
+    assert seqs[0] == 6
+    assert seqs == sorted(seqs)
+    assert seqs[-1] == version + 1
+    assert foreign_cards_seen(events, 3, secret_cards_by_seq(table.game_id)) == []
+
+
+def test_a_whole_game_streams_to_each_seat_without_another_seats_cards(
+    base_url: str, make_user: Callable[..., User]
+) -> None:
+    table = seated_table(make_user, target=1)
+    version = play_random(table, 400)
+    secrets = secret_cards_by_seq(table.game_id)
+
+    for seat, user in table.players.items():
+        # The stream closes by itself after game_finished.
+        response = _client(base_url, user).get(f"/api/v1/games/{table.game_id}/stream")
+        events = sse_events(parse_sse(response.text))
+
+        assert events[-1]["type"] == "game_finished"
+        assert events[-1]["seq"] == version
+        assert foreign_cards_seen(events, seat, secrets) == []

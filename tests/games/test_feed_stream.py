@@ -1,0 +1,100 @@
+"""The stream generator and the long-poll, driven in-process on an event loop."""
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, TypeVar
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+from accounts.models import User
+from games.feed import listener, waiting
+from games.feed.selectors import FeedViewer
+from tests.games.feed_support import play_random, seated_table
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+WAIT_SECONDS = 20.0
+Result = TypeVar("Result")
+
+
+def _run(scenario: Callable[[], Coroutine[Any, Any, Result]]) -> Result:
+    """asyncio.run, closing the connections the views' worker thread opened."""
+
+    async def then_close() -> Result:
+        try:
+            return await scenario()
+        finally:
+            await sync_to_async(connections.close_all)()
+
+    return asyncio.run(then_close())
+
+
+@pytest.fixture
+def viewer(make_user: Callable[..., User]) -> FeedViewer:
+    table = seated_table(make_user)
+    play_random(table, 3)
+    return FeedViewer(game_id=table.game_id, seat=0)
+
+
+async def _frames_until(stream: AsyncIterator[bytes], wanted: bytes) -> list[bytes]:
+    frames = []
+    async with asyncio.timeout(WAIT_SECONDS):
+        async for frame in stream:
+            frames.append(frame)
+            if wanted in frame:
+                return frames
+    return frames
+
+
+def test_a_silent_stream_sends_keepalive_comments(
+    viewer: FeedViewer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(waiting, "KEEPALIVE_SECONDS", 0.2)
+
+    async def scenario() -> list[bytes]:
+        stream = waiting.event_stream(viewer, after=4)
+        try:
+            return await _frames_until(stream, b": keep-alive")
+        finally:
+            await stream.aclose()
+
+    frames = _run(scenario)
+
+    assert frames[0] == b"retry: 3000\n\n"
+    assert frames[-1] == b": keep-alive\n\n"
+
+
+def test_a_client_leaving_the_stream_leaves_no_waiter_behind(viewer: FeedViewer) -> None:
+    async def scenario() -> dict[str, object]:
+        stream = waiting.event_stream(viewer, after=0)
+        reader = asyncio.create_task(_frames_until(stream, b"never sent"))
+        await asyncio.sleep(0.5)
+        reader.cancel()  # what the ASGI handler does when the client disconnects
+        with pytest.raises(asyncio.CancelledError):
+            await reader
+        await stream.aclose()
+        game_listener = listener._listeners[asyncio.get_running_loop()]
+        return dict(game_listener._waiters)
+
+    assert _run(scenario) == {}
+
+
+def test_a_long_poll_on_a_finished_game_does_not_wait(
+    make_user: Callable[..., User],
+) -> None:
+    table = seated_table(make_user, target=1)
+    version = play_random(table, 400)
+    viewer = FeedViewer(game_id=table.game_id, seat=None)
+
+    async def scenario() -> tuple[float, int]:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        page = await waiting.wait_for_page(viewer, after=version, limit=10, wait=WAIT_SECONDS)
+        return loop.time() - started, page.last_seq
+
+    seconds, last_seq = _run(scenario)
+
+    assert seconds < WAIT_SECONDS / 2
+    assert last_seq == version
