@@ -242,7 +242,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {},
+    # One component per choice set that several fields share.
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.models.BotLevel"},
 }
 
 # --- Logging --------------------------------------------------------------------------

@@ -11,11 +11,13 @@ loudly; under CI=true a missing service is an error and so is any skipped test.
 import copy
 import itertools
 import os
+import shutil
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import connection
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -84,6 +86,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # The run's own scratch directory (tests/settings.py names it after the run).
+    scratch = django_settings.VAR_DIR
+    if scratch.parent.name == "test" and scratch.name == django_settings.TEST_RUN_NAME:
+        shutil.rmtree(scratch, ignore_errors=True)
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
     if _IN_CI and skipped and exitstatus == 0:
@@ -102,6 +108,21 @@ def _fresh_cache_namespace(settings: object) -> None:
     caches = copy.deepcopy(django_settings.CACHES)
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _flush_may_truncate_events(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test ends with Django's flush (TRUNCATE of every table), which the
+    append-only events table refuses unless the session sets ``belote.allow_truncate``
+    (games/migrations/0002). Set up after the database fixtures, so this runs first."""
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    flushes = "transactional_db" in request.fixturenames or bool(
+        marker and marker.kwargs.get("transaction")
+    )
+    if flushes and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET belote.allow_truncate = 'on'")
 
 
 @pytest.fixture

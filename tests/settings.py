@@ -15,7 +15,11 @@ from urllib.parse import urlsplit
 import psycopg
 import redis
 
+# Several runs may share a machine (and its PostgreSQL and Redis): every name a run
+# creates carries the run's id and its xdist worker.
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:8] or f"p{os.getpid()}"
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+TEST_RUN_NAME = f"{_RUN}_{_WORKER}"
 _POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/belote")
 _REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 # Redis databases of their own, so tests never touch a running service's data.
@@ -69,7 +73,7 @@ _probe_problems = _choose_services()
 os.environ["DEBUG"] = "false"
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-" + "x1y2z3w4v5u6t7s8r9q0" * 2)
 _REPO = Path(__file__).resolve().parent.parent
-os.environ.setdefault("BELOTE_VAR_DIR", str(_REPO / "var" / "test" / _WORKER))
+os.environ.setdefault("BELOTE_VAR_DIR", str(_REPO / "var" / "test" / TEST_RUN_NAME))
 
 from belote_project.settings import *  # noqa: E402, F403
 from belote_project.settings import CELERY_BROKER_URL, DATABASES  # noqa: E402
@@ -87,13 +91,16 @@ if not _uses_postgres:
     TEST_SERVICES_MISSING.append(_why_missing("PostgreSQL", "PostgreSQL: not DATABASE_URL"))
 if not _uses_redis:
     TEST_SERVICES_MISSING.append(_why_missing("Redis", "Redis: not CELERY_BROKER_URL"))
-if not _uses_postgres:
+if _uses_postgres:
+    # pytest-django appends the xdist worker to this name itself.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_belote_{_RUN}"}
+else:
     # A file, not memory, so that a worker subprocess sees what a test committed.
     _test_db = Path(os.environ["BELOTE_VAR_DIR"]) / "test.sqlite3"
     DATABASES["default"]["TEST"] = {"NAME": str(_test_db)}
 
 # Each xdist worker consumes its own queue, so a worker started by one test process never
 # takes another's tasks.
-CELERY_TASK_DEFAULT_QUEUE = f"belote-test-{_WORKER}"
+CELERY_TASK_DEFAULT_QUEUE = f"belote-test-{TEST_RUN_NAME}"
 # Hashing cost is not what these tests measure.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,87 @@
+"""A task goes through the real broker to a real `celery worker` process and back.
+
+The worker runs the production settings module against this test run's database,
+broker and queue, so the round trip proves the command line, the broker, the result
+backend and the worker's database access together.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from belote_project.models import WorkerHeartbeat
+from belote_project.tasks import ping
+
+REPO = Path(__file__).resolve().parents[2]
+ROUND_TRIP_SECONDS = 60
+
+
+def database_url() -> str:
+    """The URL of the database this test is using (the test database, not the real one)."""
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def worker_process():
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="belote_project.settings",
+        DEBUG="false",
+        SECRET_KEY=settings.SECRET_KEY,
+        DATABASE_URL=database_url(),
+        CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
+        CELERY_RESULT_BACKEND=settings.CELERY_RESULT_BACKEND,
+        CELERY_TASK_DEFAULT_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        BELOTE_VAR_DIR=str(settings.VAR_DIR),
+    )
+    worker = subprocess.Popen(
+        [
+            sys.executable, "-m", "celery", "-A", "belote_project", "worker",
+            "--pool", "solo", "--loglevel", "info", "--without-gossip", "--without-mingle",
+            "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,
+            "--hostname", f"roundtrip-{uuid.uuid4().hex[:8]}@%h",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    yield worker
+    worker.send_signal(signal.SIGTERM)
+    try:
+        output, _ = worker.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        output, _ = worker.communicate()
+    print(output)  # shown by pytest when the test fails
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ping_task_round_trips_through_a_worker_process(worker_process):
+    token = uuid.uuid4().hex
+
+    outcome = ping.delay(token).get(timeout=ROUND_TRIP_SECONDS)
+
+    heartbeat = WorkerHeartbeat.objects.get(token=token)
+    assert outcome == {"token": token, "worker": heartbeat.worker}
+    assert worker_process.poll() is None
+
+
+@pytest.mark.services
+def test_suite_runs_against_postgresql_and_redis():
+    assert connection.vendor == "postgresql"
+    assert settings.CELERY_BROKER_URL.startswith("redis://")
+    assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
