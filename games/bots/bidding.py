@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from games.rules.cards import CARD_IDS, SUIT_MASKS
 
-TAKE_THRESHOLD = 6.6
+TAKE_THRESHOLD = 6.0
 LEADER_BONUS = 0.4
 
 _TRUMP_VALUE = {"J": 3.4, "9": 2.4, "A": 1.6, "T": 1.3, "K": 0.9, "Q": 0.9, "8": 0.7, "7": 0.7}
