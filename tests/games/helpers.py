@@ -51,3 +51,12 @@ def turn_of(view: dict[str, Any]) -> int | None:
 
 def pick(rng: random.Random, view: dict[str, Any]) -> dict[str, Any]:
     return rng.choice(view["legal_actions"])
+
+
+def stored(game_id: str, field: str) -> list[Any]:
+    """One column of a game's stored events, in seq order."""
+    from games.models import GameEvent  # noqa: PLC0415 (helpers load before Django apps)
+
+    return list(
+        GameEvent.objects.filter(game_id=game_id).order_by("seq").values_list(field, flat=True)
+    )

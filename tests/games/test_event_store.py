@@ -1,0 +1,163 @@
+"""The event store: append-only at the database, optimistic appends, snapshots as a cache."""
+
+from __future__ import annotations
+
+import random
+from uuid import UUID
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from games import event_store, rules
+from games.models import Game, GameEvent, GameSnapshot
+from tests.games.helpers import create_table
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
+
+
+@pytest.fixture
+def started(auth_client):
+    """A started game (game_started + hand_dealt stored)."""
+    return create_table([auth_client() for _ in range(4)])
+
+
+def _play_random(game_id: UUID, actions: int, rng: random.Random) -> event_store.LoadedGame:
+    """Act through the store directly (no HTTP), like the service does."""
+    game = Game.objects.get(pk=game_id)
+    loaded = event_store.load(game_id)
+    for _ in range(actions):
+        public = rules.view(loaded.state, None)
+        if public["status"] == "finished":
+            break
+        seat = public["turn"]
+        action = rng.choice(rules.legal_actions(loaded.state, seat))
+        command = rules.PlayerAction(seat, rules.parse_action(action), rng.randbytes(32))
+        events = rules.decide(loaded.state, command)
+        after = rules.replay(events, loaded.state)
+        event_store.append(
+            game,
+            expected_version=loaded.version,
+            events=events,
+            actor=event_store.Actor.system(),
+            state_after=after,
+        )
+        loaded = event_store.LoadedGame(after, loaded.version + len(events))
+    return loaded
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE games_gameevent SET type = 'forged'",
+        "UPDATE games_gameevent SET payload = '{}'::jsonb WHERE seq = 1",
+        "DELETE FROM games_gameevent",
+        "TRUNCATE games_gameevent CASCADE",
+    ],
+)
+def test_the_database_refuses_to_rewrite_events(started, statement):
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Check the deferred foreign keys now: TRUNCATE refuses pending checks.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET LOCAL belote.allow_truncate = 'off'")
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            cursor.execute(statement)
+    assert GameEvent.objects.filter(game_id=started.game_id).count() == 2
+    assert set(GameEvent.objects.values_list("type", flat=True)) == {"game_started", "hand_dealt"}
+
+
+def test_append_at_a_stale_version_conflicts_and_appends_nothing(started):
+    game = Game.objects.get(pk=started.game_id)
+    loaded = event_store.load(game.id)
+    _play_random(game.id, 1, random.Random(1))
+    seat = rules.view(loaded.state, None)["turn"]
+    events = rules.decide(
+        loaded.state, rules.PlayerAction(seat, rules.parse_action({"type": "pass"}), b"s" * 32)
+    )
+    before = list(GameEvent.objects.filter(game=game).values_list("seq", "type"))
+    with pytest.raises(event_store.ConcurrencyConflict):
+        event_store.append(
+            game,
+            expected_version=loaded.version,
+            events=events,
+            actor=event_store.Actor.system(),
+            state_after=rules.replay(events, loaded.state),
+        )
+    assert list(GameEvent.objects.filter(game=game).values_list("seq", "type")) == before
+
+
+def test_append_ahead_of_the_stream_conflicts_instead_of_leaving_a_gap(started):
+    game = Game.objects.get(pk=started.game_id)
+    loaded = event_store.load(game.id)
+    seat = rules.view(loaded.state, None)["turn"]
+    events = rules.decide(
+        loaded.state, rules.PlayerAction(seat, rules.parse_action({"type": "pass"}), b"s" * 32)
+    )
+    with pytest.raises(event_store.ConcurrencyConflict):
+        event_store.append(
+            game,
+            expected_version=loaded.version + 5,
+            events=events,
+            actor=event_store.Actor.system(),
+            state_after=rules.replay(events, loaded.state),
+        )
+    assert GameEvent.objects.filter(game=game).count() == loaded.version
+
+
+def test_load_from_snapshot_and_tail_equals_full_replay(started):
+    game_id = UUID(started.game_id)
+    rng = random.Random(7)
+    for _ in range(12):
+        current = _play_random(game_id, 25, rng)
+        assert event_store.load(game_id) == event_store.replay_all(game_id) == current
+    snapshots = GameSnapshot.objects.filter(game_id=game_id)
+    assert snapshots.count() >= 2
+    types = dict(GameEvent.objects.filter(game_id=game_id).values_list("seq", "type"))
+    for seq in snapshots.values_list("seq", flat=True):
+        # A snapshot is taken when a batch ends a hand: its last event is the next deal
+        # (or the end of the game), right after the hand's result.
+        assert types[seq] in {"hand_dealt", "game_finished"}
+
+
+def test_snapshots_of_another_engine_version_or_unreadable_are_ignored(started):
+    game_id = UUID(started.game_id)
+    current = _play_random(game_id, 120, random.Random(3))
+    latest = GameSnapshot.objects.filter(game_id=game_id).order_by("-seq").first()
+    assert latest is not None
+    GameSnapshot.objects.create(
+        game_id=game_id,
+        seq=current.version,
+        engine_version=rules.ENGINE_VERSION + 1,
+        state=b"from another engine",
+    )
+    assert event_store.load(game_id) == current
+    latest.state = b"not a pickle"
+    latest.save()
+    assert event_store.load(game_id) == current
+
+
+def test_events_after_a_cursor_are_redacted_per_viewer(started):
+    game_id = UUID(started.game_id)
+    _play_random(game_id, 40, random.Random(11))
+    for seat in (None, 0, 1, 2, 3):
+        served = event_store.viewer_events_after(game_id, 0, seat=seat)
+        assert served.last_seq == GameEvent.objects.filter(game_id=game_id).count()
+        for event in served.events:
+            if event["type"] == "hand_dealt":
+                assert "stock" not in event["data"]
+                assert set(event["data"]["cards"]) == (set() if seat is None else {str(seat)})
+        tail = event_store.viewer_events_after(game_id, 30, seat=seat, limit=5)
+        assert [event["seq"] for event in tail.events] == [
+            event["seq"] for event in served.events if 30 < event["seq"] <= 35
+        ]
+        assert tail.last_seq == 35
+
+
+def test_stored_events_upcast_through_the_rules_package(started):
+    stored = event_store.load_events_after(UUID(started.game_id), 0)
+    assert [item.seq for item in stored] == [1, 2]
+    assert [type(item.event).__name__ for item in stored] == ["GameStarted", "HandDealt"]
+    row = GameEvent.objects.get(game_id=started.game_id, seq=1)
+    assert row.actor_kind == "system"
+    assert row.schema_version >= 1
+    assert "type" not in row.payload
+    assert "v" not in row.payload
