@@ -39,9 +39,14 @@ def hidden_from(game_id: str, viewer: int | None) -> set[str]:
     return others - public
 
 
-def assert_no_leak(game_id: str, viewer: int | None, body: Any) -> None:
-    """`body` (a view, an error, a conflict) names none of the others' hidden cards."""
-    leaked = set(card_strings(body)) & hidden_from(game_id, viewer)
+def assert_no_leak(
+    game_id: str, viewer: int | None, body: Any, sent: frozenset[str] = frozenset()
+) -> None:
+    """`body` (a view, an error, a conflict) names none of the others' hidden cards.
+
+    `sent`: cards the viewer named in the request, which an error may echo.
+    """
+    leaked = set(card_strings(body)) & hidden_from(game_id, viewer) - sent
     assert not leaked, f"seat {viewer} was shown {sorted(leaked)}"
 
 
