@@ -205,3 +205,18 @@ ACT_EXAMPLES = [
         request_only=True,
     ),
 ]
+
+CONFLICT_EXAMPLE = OpenApiExample(
+    "Someone acted first: resync from `game` (made-up cards, the caller's own only)",
+    value={
+        "type": "urn:belote:problem:version_conflict",
+        "title": "The game has moved on",
+        "status": 409,
+        "detail": "You acted on version 6; the game is at version 7.",
+        "code": "version_conflict",
+        "instance": "/api/v1/games/5f0c4a8e-0000-4000-8000-000000000000/actions",
+        "current_version": 7,
+        "game": EXAMPLE_VIEW,
+    },
+    response_only=True,
+)

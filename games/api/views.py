@@ -14,11 +14,13 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from belote_project.pagination import CursorPage
-from belote_project.schema import problem_responses
+from belote_project.problems import PROBLEM_CONTENT_TYPE
+from belote_project.schema import ProblemSerializer, problem_responses
 from games import event_store, selectors, services
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import (
     ACT_EXAMPLES,
+    CONFLICT_EXAMPLE,
     VIEW_EXAMPLE,
     ActionField,
     EventSerializer,
@@ -72,6 +74,7 @@ class GameListCreateApi(APIView):
         return [ScopedRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
+        tags=["games"],
         operation_id="games_list",
         summary="List tables",
         parameters=[FilterSerializer],
@@ -86,6 +89,7 @@ class GameListCreateApi(APIView):
         return page.get_paginated_response([selectors.game_summary(game) for game in rows])
 
     @extend_schema(
+        tags=["games"],
         operation_id="games_create",
         summary="Create a table (and sit at it)",
         parameters=[IDEMPOTENCY_PARAMETER],
@@ -108,6 +112,7 @@ class GameListCreateApi(APIView):
 
 class GameDetailApi(APIView):
     @extend_schema(
+        tags=["games"],
         operation_id="games_retrieve",
         summary="Your view of a game (spectators: the public view)",
         parameters=[
@@ -133,6 +138,7 @@ class SeatJoinApi(APIView):
         seat = _seat_field("Omitted or null: the first free seat.")
 
     @extend_schema(
+        tags=["games"],
         operation_id="games_seats_join",
         summary="Take a seat; the fourth seat starts the game",
         parameters=[IDEMPOTENCY_PARAMETER],
@@ -156,6 +162,7 @@ class SeatJoinApi(APIView):
 
 class SeatLeaveApi(APIView):
     @extend_schema(
+        tags=["games"],
         operation_id="games_seats_leave",
         summary="Leave your seat, or remove a bot, before the game starts",
         request=None,
@@ -180,6 +187,7 @@ class BotSeatApi(APIView):
         level = serializers.ChoiceField(choices=BotLevel.choices)
 
     @extend_schema(
+        tags=["games"],
         operation_id="games_bots_add",
         summary="Seat a bot (the table's creator or a seated player)",
         parameters=[IDEMPOTENCY_PARAMETER],
@@ -224,6 +232,7 @@ class GameActApi(APIView):
         game = GameViewSerializer()
 
     @extend_schema(
+        tags=["games"],
         operation_id="games_actions_create",
         summary="Act: bid, choose trump, declare or play a card",
         parameters=[
@@ -236,14 +245,18 @@ class GameActApi(APIView):
         examples=ACT_EXAMPLES,
         responses={
             201: OutputSerializer,
+            (409, PROBLEM_CONTENT_TYPE): OpenApiResponse(
+                ProblemSerializer,
+                description=(
+                    "`version_conflict` (the problem's `game` holds your current view and "
+                    "`current_version`; resync and decide again), `game_not_started` or "
+                    "`game_over`."
+                ),
+                examples=[CONFLICT_EXAMPLE],
+            ),
             **problem_responses(
                 {
                     403: "`not_seated`: you have no seat at this table.",
-                    409: (
-                        "`version_conflict` (the problem's `game` holds your current view and "
-                        "`current_version`; resync and decide again), `game_not_started` or "
-                        "`game_over`."
-                    ),
                     422: (
                         "Not allowed by the rules: `code` is the rule's (`not_your_turn`, "
                         "`must_follow_suit`, `invalid_action`, ...); or `idempotency_key_reused`."
