@@ -1,0 +1,387 @@
+"""Load benchmark: game actions over HTTP against the production server setup.
+
+    .venv/bin/python -m bench.load_bench [--seconds 20] [--clients 32] [--workers 2]
+
+What it does, all on 127.0.0.1 and bounded in time (about 60-90 s):
+1. recreates the PostgreSQL database `belote_bench`, migrates it and adds the table of
+   the trivial endpoint (games/bench_views.py);
+2. starts the server as in production (docs/deploy.md: gunicorn with uvicorn workers,
+   DEBUG off, a random SECRET_KEY), with BELOTE_BENCH_ENDPOINTS=1 and throttles lifted;
+3. ceiling: CLIENTS concurrent clients POST to the trivial endpoint (auth + one INSERT);
+4. games: CLIENTS concurrent clients each drive a table of four seats: GET the view of the
+   seat to play, POST a random entry of its legal_actions with expected_version;
+5. long game: one client plays a game to a high target alone and compares the latency of
+   its last actions with its first ones.
+Needs PostgreSQL and Redis on their default local ports.
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+DB_NAME = "belote_bench"
+POSTGRES = "host=127.0.0.1 port=5432 user=postgres"
+POSTGRES_URL = "postgres://postgres@127.0.0.1:5432"
+REDIS = "redis://127.0.0.1:6379"
+PASSWORD = "bench-password-long-enough-123"
+SEATS = range(4)
+WARMUP_SECONDS = 2.0
+# The table games/bench_views.py inserts into; only the benchmark's database has it.
+BENCH_TABLE = "bench_row"
+
+
+# --- the server -----------------------------------------------------------------------
+def recreate_database() -> None:
+    with psycopg.connect(f"{POSTGRES} dbname=postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def server_environment(settings_module: str) -> dict[str, str]:
+    lifted = "1000000/min"
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": settings_module,
+        "DATABASE_URL": f"{POSTGRES_URL}/{DB_NAME}",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "CELERY_BROKER_URL": f"{REDIS}/12",
+        "REDIS_URL": f"{REDIS}/13",
+        "CACHE_KEY_PREFIX": f"bench-{secrets.token_hex(4)}",
+        "BELOTE_BENCH_ENDPOINTS": "1",
+        "LOG_LEVEL": "WARNING",
+        "THROTTLE_LOGIN": lifted,
+        "THROTTLE_REGISTER": lifted,
+        "THROTTLE_GAME_CREATE": lifted,
+        "THROTTLE_GAME_ACTIONS": lifted,
+    }
+
+
+def prepare_database(env: dict[str, str]) -> None:
+    recreate_database()
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    with psycopg.connect(f"{POSTGRES} dbname={DB_NAME}", autocommit=True) as conn:
+        conn.execute(
+            f"CREATE TABLE {BENCH_TABLE} (id bigserial PRIMARY KEY, user_id bigint NOT NULL)"
+        )
+
+
+def server_command(port: int, workers: int) -> list[str]:
+    """The production command of docs/deploy.md, on a loopback port."""
+    return [
+        sys.executable, "-m", "gunicorn", "belote_project.asgi:application",
+        "--worker-class", "uvicorn_worker.UvicornWorker",
+        "--workers", str(workers),
+        "--bind", f"127.0.0.1:{port}",
+        "--graceful-timeout", "5",
+    ]  # fmt: skip
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_until_serving(base_url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit("the server exited during start-up")
+        try:
+            httpx.get(f"{base_url}/healthz", timeout=1.0)
+        except httpx.TransportError:
+            time.sleep(0.2)
+        else:
+            return
+    raise SystemExit("the server did not start within 30 s")
+
+
+# --- measuring ------------------------------------------------------------------------
+@dataclass
+class Sample:
+    """Latencies (seconds) of the requests that started inside the measured window."""
+
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    errors: int = 0
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+    def percentile_ms(self, share: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return 1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+class Window:
+    """A warm-up, then a measured window; requests record themselves if inside it."""
+
+    def __init__(self, seconds: float) -> None:
+        now = time.monotonic()
+        self.opens = now + WARMUP_SECONDS
+        self.closes = self.opens + seconds
+
+    def running(self) -> bool:
+        return time.monotonic() < self.closes
+
+    async def timed(self, sample: Sample, request: Awaitable[httpx.Response]) -> httpx.Response:
+        started = time.monotonic()
+        response = await request
+        if self.opens <= started < self.closes:
+            sample.latencies.append(time.monotonic() - started)
+            if response.is_error:
+                sample.errors += 1
+        return response
+
+
+def expect(response: httpx.Response, status: int) -> dict[str, Any]:
+    if response.status_code != status:
+        raise RuntimeError(f"{response.request.url}: {response.status_code} {response.text}")
+    body: dict[str, Any] = response.json()
+    return body
+
+
+# --- the clients ----------------------------------------------------------------------
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def register(client: httpx.AsyncClient, count: int) -> list[str]:
+    tokens = []
+    for number in range(count):
+        username = f"bench{number}_{secrets.token_hex(3)}"
+        body = {"username": username, "password": PASSWORD}
+        tokens.append(expect(await client.post("/api/v1/auth/register", json=body), 201)["token"])
+    return tokens
+
+
+async def ceiling_client(
+    client: httpx.AsyncClient, token: str, window: Window, sample: Sample
+) -> None:
+    while window.running():
+        request = client.post("/api/v1/bench/insert", headers=bearer(token))
+        expect(await window.timed(sample, request), 201)
+
+
+@dataclass
+class Table:
+    game_id: str
+    tokens: list[str]  # index = seat
+
+
+async def open_table(
+    client: httpx.AsyncClient, tokens: list[str], options: dict[str, Any]
+) -> Table:
+    created = await client.post(
+        "/api/v1/games", json={"options": options, "seat": 0}, headers=bearer(tokens[0])
+    )
+    game_id = expect(created, 201)["id"]
+    for seat in SEATS[1:]:
+        joined = await client.post(
+            f"/api/v1/games/{game_id}/seats", json={"seat": seat}, headers=bearer(tokens[seat])
+        )
+        expect(joined, 201)
+    return Table(game_id=game_id, tokens=tokens)
+
+
+async def play_one_action(
+    client: httpx.AsyncClient,
+    table: Table,
+    turn: int,
+    chooser: random.Random,
+    post: Callable[[Awaitable[httpx.Response]], Awaitable[httpx.Response]],
+) -> dict[str, Any]:
+    """GET the view of the seat to play, POST a random legal action; the new view."""
+    headers = bearer(table.tokens[turn])
+    view = expect(await client.get(f"/api/v1/games/{table.game_id}", headers=headers), 200)
+    action = chooser.choice(view["legal_actions"])
+    request = client.post(
+        f"/api/v1/games/{table.game_id}/actions",
+        json={"action": action, "expected_version": view["version"]},
+        headers=headers,
+    )
+    game: dict[str, Any] = expect(await post(request), 201)["game"]
+    return game
+
+
+async def game_client(
+    client: httpx.AsyncClient, tokens: list[str], window: Window, sample: Sample, seed: int
+) -> None:
+    chooser = random.Random(seed)
+    while window.running():
+        table = await open_table(client, tokens, {})
+        turn = expect(
+            await client.get(f"/api/v1/games/{table.game_id}", headers=bearer(tokens[0])), 200
+        )["turn"]
+        while turn is not None and window.running():
+            game = await play_one_action(
+                client, table, turn, chooser, lambda request: window.timed(sample, request)
+            )
+            turn = game["turn"]
+
+
+async def long_game(
+    client: httpx.AsyncClient, tokens: list[str], target: int, seconds: float
+) -> tuple[list[float], int]:
+    """Play one game to `target` alone (or until `seconds` pass); POST latencies in order."""
+    chooser = random.Random(1)
+    table = await open_table(client, tokens, {"target": target})
+    turn = expect(
+        await client.get(f"/api/v1/games/{table.game_id}", headers=bearer(tokens[0])), 200
+    )["turn"]
+    latencies: list[float] = []
+    version = 0
+    deadline = time.monotonic() + seconds
+
+    async def timed(request: Awaitable[httpx.Response]) -> httpx.Response:
+        started = time.monotonic()
+        response = await request
+        latencies.append(time.monotonic() - started)
+        return response
+
+    while turn is not None and time.monotonic() < deadline:
+        game = await play_one_action(client, table, turn, chooser, timed)
+        turn, version = game["turn"], game["version"]
+    return latencies, version
+
+
+async def run_phases(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
+    limits = httpx.Limits(
+        max_connections=args.clients + 4, max_keepalive_connections=args.clients + 4
+    )
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30.0) as client:
+        tokens = await register(client, len(SEATS))
+
+        ceiling = Sample()
+        window = Window(args.seconds)
+        await asyncio.gather(
+            *(ceiling_client(client, tokens[n % 4], window, ceiling) for n in range(args.clients))
+        )
+        ceiling.seconds = args.seconds
+
+        actions = Sample()
+        window = Window(args.seconds)
+        await asyncio.gather(
+            *(game_client(client, tokens, window, actions, seed) for seed in range(args.clients))
+        )
+        actions.seconds = args.seconds
+
+        latencies, version = await long_game(client, tokens, args.long_target, args.long_seconds)
+    return {"ceiling": ceiling, "actions": actions, "long": latencies, "long_version": version}
+
+
+# --- the report -----------------------------------------------------------------------
+def _check_rows(
+    results: dict[str, Any], args: argparse.Namespace
+) -> list[tuple[str, str, str, bool]]:
+    ceiling: Sample = results["ceiling"]
+    actions: Sample = results["actions"]
+    share = results["long_share"]
+    ratio = actions.throughput / ceiling.throughput if ceiling.throughput else 0.0
+    p99 = actions.percentile_ms(0.99)
+    growth = results["long_end_ms"] / results["long_start_ms"]
+    return [
+        ("action throughput / ceiling", f"{ratio:.2f}", ">= 0.5", ratio >= 0.5),
+        (f"action p99 at {args.clients} clients", f"{p99:.1f} ms", "< 50 ms", p99 < 50),
+        (f"long game: last {share} / first {share}", f"{growth:.2f}", "<= 1.2", growth <= 1.2),
+    ]
+
+
+def report(results: dict[str, Any], args: argparse.Namespace) -> bool:
+    long_latencies: list[float] = results["long"]
+    share = results["long_share"] = max(10, len(long_latencies) // 5)
+    results["long_start_ms"] = 1000 * statistics.median(long_latencies[:share])
+    results["long_end_ms"] = 1000 * statistics.median(long_latencies[-share:])
+    print(f"\nbelote load benchmark: {args.clients} clients, {args.workers} server workers")
+    print(f"{'endpoint':<36}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'count':>8}{'errors':>8}")
+    rows = (("ceiling: POST /bench/insert", "ceiling"), ("POST /games/{id}/actions", "actions"))
+    for name, key in rows:
+        sample: Sample = results[key]
+        print(
+            f"{name:<36}{sample.throughput:>9.1f}{sample.percentile_ms(0.5):>9.1f}"
+            f"{sample.percentile_ms(0.99):>9.1f}{len(sample.latencies):>8}{sample.errors:>8}"
+        )
+    print(
+        f"long game, 1 client, target {args.long_target}: {len(long_latencies)} actions "
+        f"to version {results['long_version']}; median POST of the first {share} "
+        f"{results['long_start_ms']:.1f} ms, of the last {share} {results['long_end_ms']:.1f} ms"
+    )
+    print(f"\n{'target':<36}{'measured':>12}{'wanted':>10}  ok")
+    checks = _check_rows(results, args)
+    for name, measured, wanted, ok in checks:
+        print(f"{name:<36}{measured:>12}{wanted:>10}  {'yes' if ok else 'NO'}")
+    return all(ok for *_, ok in checks)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured window per phase")
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes")
+    parser.add_argument("--long-target", type=int, default=1000, help="target of the long game")
+    parser.add_argument("--long-seconds", type=float, default=25.0, help="cap on the long game")
+    parser.add_argument(
+        "--settings",
+        default="belote_project.settings",
+        help="settings module of the server (to compare a configuration with production's)",
+    )
+    args = parser.parse_args()
+
+    env = server_environment(args.settings)
+    prepare_database(env)
+    port = free_port()
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(
+            server_command(port, args.workers),
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            base_url = f"http://127.0.0.1:{port}"
+            wait_until_serving(base_url, server)
+            results = asyncio.run(run_phases(base_url, args))
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
+            log.seek(0)
+            errors = [
+                line
+                for line in log.read().decode().splitlines()
+                if "Traceback" in line or "ERROR" in line
+            ]
+            if errors:
+                print(f"server log: {len(errors)} error line(s), first: {errors[0]}")
+    sys.exit(0 if report(results, args) else 1)
+
+
+if __name__ == "__main__":
+    main()
