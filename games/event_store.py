@@ -139,6 +139,14 @@ def replay_all(game_id: UUID) -> LoadedGame:
     return LoadedGame(state=state, version=stream[-1].seq if stream else 0)
 
 
+def rebuild_read_model(game_id: UUID) -> None:
+    """Recompute the `Game` row's cached columns from the events alone."""
+    loaded = replay_all(game_id)
+    Game.objects.filter(pk=game_id).update(
+        **_read_model(loaded.state, loaded.version), updated_at=timezone.now()
+    )
+
+
 def load_events_after(
     game_id: UUID, after_seq: int, *, limit: int | None = None
 ) -> list[StoredEvent]:

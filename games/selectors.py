@@ -92,9 +92,11 @@ def game_list(
     return games.select_related("created_by").prefetch_related("seats__user")
 
 
-def game_view_for(*, game: Game, user: User) -> tuple[dict[str, Any], str]:
+def game_view_for(
+    *, game: Game, user: User, seats: Sequence[Seat] | None = None
+) -> tuple[dict[str, Any], str]:
     """The game as `user` may see it (seated or spectator) and that view's ETag."""
-    seats = table_seats(game)
+    seats = table_seats(game) if seats is None else seats
     loaded = event_store.load(game.id)
     view = game_view(game=game, seats=seats, loaded=loaded, seat=seat_of(seats, user))
     return view, view_etag(game, seats)

@@ -127,10 +127,12 @@ class GameDetailApi(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = selectors.game_get(game_id)
-        etag = selectors.view_etag(game, selectors.table_seats(game))
+        seats = selectors.table_seats(game)
+        etag = selectors.view_etag(game, seats)
         if _etag_matches(request.headers.get("If-None-Match"), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        return _view_response(game, request, status.HTTP_200_OK)
+        view, etag = selectors.game_view_for(game=game, user=_player(request), seats=seats)
+        return Response(view, headers={"ETag": etag})
 
 
 class SeatJoinApi(APIView):

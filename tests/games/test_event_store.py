@@ -161,3 +161,17 @@ def test_stored_events_upcast_through_the_rules_package(started):
     assert row.schema_version >= 1
     assert "type" not in row.payload
     assert "v" not in row.payload
+
+
+def test_the_read_model_is_rebuilt_from_events(started):
+    game_id = UUID(started.game_id)
+    _play_random(game_id, 60, random.Random(5))
+    expected = Game.objects.values("status", "version", "phase", "turn", "scores", "winner").get(
+        pk=game_id
+    )
+    Game.objects.filter(pk=game_id).update(
+        status="waiting", version=0, phase="x", turn=None, scores=[9, 9], winner=1
+    )
+    event_store.rebuild_read_model(game_id)
+    rebuilt = Game.objects.values("status", "version", "phase", "turn", "scores", "winner")
+    assert rebuilt.get(pk=game_id) == expected
