@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from games.rules.cards import CARD_NAMES
 
@@ -18,46 +18,40 @@ _WORDS = struct.Struct(">8I")
 _TWO_32 = 1 << 32
 
 
-def _draws(seed: bytes) -> list[int]:
-    """Enough 32-bit words of SHA-256(domain || seed || counter) for one shuffle."""
-    words: list[int] = []
+def word_stream(seed: bytes) -> Iterator[int]:
+    """32-bit big-endian words of SHA-256(domain || seed || counter), counter = 0, 1, ..."""
     counter = 0
-    while len(words) < 31:
-        words.extend(_block(seed, counter))
+    while True:
+        digest = hashlib.sha256(SHUFFLE_DOMAIN + seed + counter.to_bytes(4, "big")).digest()
+        yield from _WORDS.unpack(digest)
         counter += 1
-    return words
 
 
-def _block(seed: bytes, counter: int) -> tuple[int, ...]:
-    digest = hashlib.sha256(SHUFFLE_DOMAIN + seed + counter.to_bytes(4, "big")).digest()
-    return _WORDS.unpack(digest)
+#: REJECT_FROM[n]: the largest multiple of n that fits in 32 bits; words from it up are redrawn
+REJECT_FROM = tuple(_TWO_32 - _TWO_32 % n if n else 0 for n in range(33))
 
 
-def shuffled_ids(seed: bytes) -> list[int]:
-    """The deck order (card ids, top first) of the hand whose seed is `seed`.
+def fisher_yates(words: Iterator[int]) -> list[int]:
+    """Shuffle the sorted deck (ids 0..31) with words drawn from `words`.
 
-    Fisher-Yates from the sorted deck, i = 31 down to 1, swapping i with
-    j = x mod (i + 1) for the next word x below the largest multiple of i + 1
-    that fits in 32 bits (rejection keeps j unbiased).
+    For i = 31 down to 1: draw words until one is below REJECT_FROM[i + 1]
+    (so that j is unbiased), j = word mod (i + 1), swap positions i and j.
     """
     deck = list(range(32))
-    words = _draws(seed)
-    used = 0
-    counter = len(words) // 8
     for i in range(31, 0, -1):
         span = i + 1
-        limit = _TWO_32 - _TWO_32 % span
-        while True:
-            if used == len(words):
-                words.extend(_block(seed, counter))
-                counter += 1
-            word = words[used]
-            used += 1
-            if word < limit:
-                break
+        limit = REJECT_FROM[span]
+        word = next(words)
+        while word >= limit:
+            word = next(words)
         j = word % span
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def shuffled_ids(seed: bytes) -> list[int]:
+    """The deck order (card ids, top first) of the hand whose seed is `seed`."""
+    return fisher_yates(word_stream(seed))
 
 
 def shuffled_deck(seed: bytes) -> tuple[str, ...]:
