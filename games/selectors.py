@@ -88,7 +88,8 @@ def game_list(
             status=GameStatus.WAITING, taken__lt=SEAT_COUNT
         )
     if mine:
-        games = games.filter(Q(created_by=user) | Q(seats__user=user)).distinct()
+        seated = Seat.objects.filter(user=user).values("game_id")
+        games = games.filter(Q(created_by=user) | Q(pk__in=seated))
     return games.select_related("created_by").prefetch_related("seats__user")
 
 

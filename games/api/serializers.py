@@ -96,6 +96,9 @@ class GameViewSerializer(Serializer):
     tricks_won = serializers.ListField(child=serializers.IntegerField())
     trick_points = serializers.ListField(child=serializers.IntegerField())
     declarations = serializers.ListField(child=serializers.DictField())
+    declarations_team = serializers.IntegerField(
+        allow_null=True, help_text="The team whose declarations count, once shown."
+    )
     belote = serializers.JSONField()
     scores = serializers.ListField(child=serializers.IntegerField())
     waiting_points = serializers.IntegerField()
@@ -168,6 +171,7 @@ EXAMPLE_VIEW: dict[str, Any] = {
     "tricks_won": [0, 0],
     "trick_points": [0, 0],
     "declarations": [],
+    "declarations_team": None,
     "belote": [],
     "scores": [0, 0],
     "waiting_points": 0,

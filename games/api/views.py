@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -46,9 +47,14 @@ def _player(request: Request) -> User:
     return request.user
 
 
+def _view_headers(etag: str) -> dict[str, str]:
+    # Views differ per player: no shared cache may keep or mix them.
+    return {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Authorization"}
+
+
 def _view_response(game: Game, request: Request, status_code: int) -> Response:
     view, etag = selectors.game_view_for(game=game, user=_player(request))
-    return Response(view, status=status_code, headers={"ETag": etag})
+    return Response(view, status=status_code, headers=_view_headers(etag))
 
 
 def _etag_matches(header: str | None, etag: str) -> bool:
@@ -107,7 +113,9 @@ class GameListCreateApi(APIView):
         game = services.game_create(
             user=_player(request), options=data.validated_data["options"], seat=seat
         )
-        return _view_response(game, request, status.HTTP_201_CREATED)
+        response = _view_response(game, request, status.HTTP_201_CREATED)
+        response["Location"] = reverse("game", kwargs={"game_id": game.id})
+        return response
 
 
 class GameDetailApi(APIView):
@@ -130,9 +138,9 @@ class GameDetailApi(APIView):
         seats = selectors.table_seats(game)
         etag = selectors.view_etag(game, seats)
         if _etag_matches(request.headers.get("If-None-Match"), etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_view_headers(etag))
         view, etag = selectors.game_view_for(game=game, user=_player(request), seats=seats)
-        return Response(view, headers={"ETag": etag})
+        return Response(view, headers=_view_headers(etag))
 
 
 class SeatJoinApi(APIView):
@@ -285,7 +293,9 @@ class GameActApi(APIView):
             ),
         }
         return Response(
-            body, status=status.HTTP_201_CREATED, headers={"ETag": f'"{result.after.version}"'}
+            body,
+            status=status.HTTP_201_CREATED,
+            headers=_view_headers(f'"{result.after.version}"'),
         )
 
 

@@ -24,4 +24,5 @@ def schedule_bot_turn(game: Game, version: int) -> None:
 
         play_bot_turn.delay(game_id, version)
 
-    transaction.on_commit(enqueue)
+    # robust: the action is committed whatever the broker says; a failure is logged.
+    transaction.on_commit(enqueue, robust=True)

@@ -206,6 +206,8 @@ def test_view_etag_and_if_none_match(table):
     seat, view = _turn(table)
     first = table.clients[seat].get(table.url)
     etag = first["ETag"]
+    assert "Authorization" in first["Vary"]
+    assert first["Cache-Control"] == "private, no-cache"
     assert etag == f'"{view["version"]}"'
     unchanged = table.clients[seat].get(table.url, headers={"If-None-Match": etag})
     assert unchanged.status_code == 304

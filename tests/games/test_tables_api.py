@@ -27,6 +27,7 @@ def test_create_fills_default_options_and_seats_the_creator(auth_client):
     assert body["seats"][0]["username"]
     assert [seat["username"] for seat in body["seats"][1:]] == [None, None, None]
     assert response["ETag"].startswith('"0-')
+    assert response["Location"] == f"{GAMES}/{body['id']}"
 
 
 @pytest.mark.parametrize(
@@ -160,6 +161,7 @@ def test_list_filters_and_cursor_pages(auth_client):
     assert ids(alice, "mine=true") == [full.game_id]
     assert ids(alice, "status=playing") == [full.game_id]
     assert ids(bob, "mine=true&status=waiting") == open_ids[::-1]
+    assert ids(bob, "mine=true&open_seats=true") == open_ids[::-1]
     page = bob.get(f"{GAMES}?page_size=2").json()
     assert [row["id"] for row in page["results"]] == open_ids[::-1][:2]
     rest = bob.get(page["next"]).json()
