@@ -1,0 +1,143 @@
+"""Small helpers that build positions and drive the rules engine the way the service does."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import rules
+
+SEED = bytes(32)
+
+
+def cards(text: str) -> list[str]:
+    """`cards("JH 9H 7S")` -> `["JH", "9H", "7S"]`."""
+    return text.split()
+
+
+def hands(*rows: str) -> list[list[str]]:
+    """Four 8-card hands, seat 0 first, each written as one string."""
+    assert len(rows) == 4
+    dealt = [cards(row) for row in rows]
+    flat = [card for row in dealt for card in row]
+    assert all(len(row) == 8 for row in dealt), "each seat holds 8 cards"
+    assert len(set(flat)) == 32, "the four hands must hold the 32 cards once each"
+    return dealt
+
+
+def position(
+    rows: Sequence[str],
+    *,
+    trump: str,
+    taker: int,
+    dealer: int = 0,
+    **option_values: Any,
+) -> Any:
+    """A hand after bidding and the full deal, `dealer + 1` to lead."""
+    return rules.playing_position(
+        options=rules.Options.from_dict(option_values),
+        dealer=dealer,
+        hands=hands(*rows),
+        taker=taker,
+        trump=trump,
+    )
+
+
+def act(
+    state: Any, seat: int, action: Mapping[str, Any], seed: bytes = SEED
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Decide and apply one action; return the new state and the events as dicts."""
+    command = rules.PlayerAction(
+        seat=seat, action=rules.parse_action(dict(action)), next_hand_seed=seed
+    )
+    produced = rules.decide(state, command)
+    for event in produced:
+        state = rules.apply(state, event)
+    return state, [rules.event_to_dict(event) for event in produced]
+
+
+def play(state: Any, seat: int, card: str) -> tuple[Any, list[dict[str, Any]]]:
+    return act(state, seat, {"type": "play", "card": card})
+
+
+def play_cards(state: Any, plays: Iterable[tuple[int, str]]) -> tuple[Any, list[dict[str, Any]]]:
+    """Play `(seat, card)` pairs in order; return the final state and every event."""
+    events: list[dict[str, Any]] = []
+    for seat, card in plays:
+        state, produced = play(state, seat, card)
+        events.extend(produced)
+    return state, events
+
+
+def rejection(state: Any, seat: int, action: Mapping[str, Any]) -> str:
+    """The code of the rule error `decide` raises for this action."""
+    command = rules.PlayerAction(
+        seat=seat, action=rules.parse_action(dict(action)), next_hand_seed=SEED
+    )
+    with pytest.raises(rules.RuleError) as raised:
+        rules.decide(state, command)
+    return raised.value.code
+
+
+def legal_cards(state: Any, seat: int) -> set[str]:
+    return {a["card"] for a in rules.legal_actions(state, seat) if a["type"] == "play"}
+
+
+def of_type(events: Iterable[Mapping[str, Any]], kind: str) -> list[Mapping[str, Any]]:
+    return [event for event in events if event["type"] == kind]
+
+
+VECTORS_IN_REPO = Path(__file__).parent / "data" / "hands.json"
+
+
+@cache
+def vector_file() -> dict[str, Any]:
+    """The conformance vectors: the repo's copy, or `BELOTE_VECTORS` if set."""
+    path = Path(os.environ.get("BELOTE_VECTORS", VECTORS_IN_REPO))
+    return json.loads(path.read_text())  # type: ignore[no-any-return]
+
+
+def vector(name: str) -> dict[str, Any]:
+    (found,) = [v for v in vector_file()["vectors"] if v["name"] == name]
+    return found
+
+
+def play_vector_hand(state: Any, spec: Mapping[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """Play a vector hand's 32 cards from `state`, announcing as the vector says."""
+    announced = {int(seat): listed for seat, listed in spec["announced"].items() if listed}
+    started: set[int] = set()
+    events: list[dict[str, Any]] = []
+    for seat, card in spec["plays"]:
+        if seat in announced and seat not in started:
+            state, produced = act(state, seat, {"type": "declare", "declarations": announced[seat]})
+            events.extend(produced)
+        started.add(seat)
+        action: dict[str, Any] = {"type": "play", "card": card}
+        offered = [a for a in rules.legal_actions(state, seat) if a.get("card") == card]
+        if any("belote" in a for a in offered):
+            action["belote"] = spec["belote_announced"] == seat
+        state, produced = act(state, seat, action)
+        events.extend(produced)
+    return state, events
+
+
+def play_vector(name: str, **option_overrides: Any) -> tuple[Any, dict[str, Any]]:
+    """Play the named vector hand; return the final state and its `hand_scored` payload."""
+    spec = vector(name)
+    start = rules.playing_position(
+        options=rules.Options.from_dict({**spec["options"], **option_overrides}),
+        dealer=spec["dealer"],
+        hands=spec["hands"],
+        taker=spec["taker"],
+        trump=spec["trump"],
+        waiting_points=spec["waiting_before"],
+    )
+    state, events = play_vector_hand(start, spec)
+    (scored,) = of_type(events, "hand_scored")
+    return state, dict(scored)

@@ -1,0 +1,86 @@
+"""Table options: RULES.md, section Options. Each option's effect is pinned where its rule lives;
+here: defaults, validation, and the options whose effect is a whole hand."""
+
+import pytest
+
+from games import rules
+from tests.rules.helpers import play_vector, vector
+
+DEFAULTS = {
+    "target": 501,
+    "declarations": True,
+    "auto_belote": True,
+    "overtrump_partner_on_trump_lead": True,
+    "tie_rule": "litige",
+    "capot_points": 252,
+}
+
+
+def test_defaults_are_those_of_the_french_ruleset() -> None:
+    assert rules.Options().to_dict() == DEFAULTS
+    assert rules.Options.from_dict({}).to_dict() == DEFAULTS
+
+
+def test_given_options_are_kept_and_the_rest_defaulted() -> None:
+    chosen = rules.Options.from_dict({"target": 1000, "tie_rule": "inside", "capot_points": 250})
+    assert chosen.to_dict() == {
+        **DEFAULTS,
+        "target": 1000,
+        "tie_rule": "inside",
+        "capot_points": 250,
+    }
+
+
+@pytest.mark.parametrize(
+    ("given", "field"),
+    [
+        ({"target": 0}, "target"),
+        ({"target": -5}, "target"),
+        ({"target": "501"}, "target"),
+        ({"target": True}, "target"),
+        ({"target": 1.5}, "target"),
+        ({"declarations": "yes"}, "declarations"),
+        ({"auto_belote": 1}, "auto_belote"),
+        ({"overtrump_partner_on_trump_lead": None}, "overtrump_partner_on_trump_lead"),
+        ({"tie_rule": "split"}, "tie_rule"),
+        ({"capot_points": 300}, "capot_points"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_invalid_options_are_refused_with_the_field_named(given: dict, field: str) -> None:
+    with pytest.raises(rules.InvalidOptions) as raised:
+        rules.Options.from_dict(given)
+    assert raised.value.field == field
+    assert raised.value.code
+
+
+def test_without_declarations_nothing_is_offered_or_counted() -> None:
+    spec = vector("declarations_off")
+    state = rules.playing_position(
+        options=rules.Options(declarations=False),
+        dealer=spec["dealer"],
+        hands=spec["hands"],
+        taker=spec["taker"],
+        trump=spec["trump"],
+    )
+    assert all(
+        a["type"] != "declare" for seat in range(4) for a in rules.legal_actions(state, seat)
+    )
+    _, scored = play_vector("declarations_off")
+    assert scored["counted_declarations"] == {"team": None, "points": 0}
+    assert (scored["totals"], scored["outcome"]) == ([85, 97], "made")
+
+
+def test_the_same_hand_scores_declarations_with_the_option_on() -> None:
+    spec = vector("declarations_off")
+    state = rules.playing_position(
+        dealer=spec["dealer"], hands=spec["hands"], taker=spec["taker"], trump=spec["trump"]
+    )
+    assert any(
+        a["type"] == "declare" for seat in range(4) for a in rules.legal_actions(state, seat)
+    )
+
+
+def test_tie_rule_inside_makes_a_tie_inside() -> None:
+    _, scored = play_vector("tie_rule_inside")
+    assert (scored["outcome"], scored["scores"], scored["waiting_after"]) == ("inside", [162, 0], 0)
