@@ -2,6 +2,8 @@
 
 import pytest
 
+from games import rules
+from games.rules.scoring import score_hand
 from tests.rules.helpers import of_type, play_cards, play_vector, position, vector_file
 from tests.rules.positions import ALL_TRUMPS, all_trumps_plays
 
@@ -95,3 +97,39 @@ def test_waiting_points_go_to_the_takers_when_they_score_more() -> None:
 def test_waiting_points_go_to_the_defenders_when_they_score_more() -> None:
     _, scored = play_vector("waiting_points_go_to_the_defenders")
     assert (scored["waiting_to"], scored["deltas"], scored["waiting_after"]) == (1, [0, 243], 0)
+
+
+def hand_score(trick_points: tuple[int, int], **kwargs: object) -> object:
+    """Team 0 took; eight tricks split so that nobody is capot or without a trick."""
+    return score_hand(
+        rules.Options(),
+        taker_team=0,
+        trick_points=trick_points,
+        tricks_won=(4, 4),
+        counted_team=kwargs.get("counted_team"),
+        counted_points=kwargs.get("counted_points", 0),
+        belote_team=kwargs.get("belote_team"),
+        waiting_before=kwargs.get("waiting_before", 0),
+    )
+
+
+def test_without_declarations_the_takers_need_82_card_points() -> None:
+    made = hand_score((82, 80))
+    assert (made.outcome, made.scores) == ("made", (82, 80))
+    short = hand_score((80, 82))
+    assert (short.outcome, short.scores) == ("inside", (0, 162))
+
+
+def test_81_to_81_is_the_litige_of_the_worked_check() -> None:
+    tie = hand_score((81, 81))
+    assert (tie.outcome, tie.scores, tie.waiting_after) == ("litige", (0, 81), 81)
+
+
+def test_72_card_points_and_belote_beat_90() -> None:
+    result = hand_score((72, 90), belote_team=0)
+    assert (result.totals, result.outcome, result.scores) == ((92, 90), "made", (92, 90))
+
+
+def test_a_further_litige_adds_to_what_is_waiting() -> None:
+    result = hand_score((81, 81), waiting_before=81)
+    assert (result.outcome, result.waiting_after, result.waiting_to) == ("litige", 162, None)
