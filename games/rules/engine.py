@@ -28,7 +28,10 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     Raises `RuleError` (with a stable `code`) when the command breaks a rule.
     """
     if isinstance(command, PlayerAction):
-        return _decide_action(state, command.seat, command.action, command.next_hand_seed)
+        seat, action, next_seed = command
+        if type(action) is Play and state.turn == seat >= 0 and state.phase == PLAYING:
+            return decide_play(state, seat, action.card, action.belote, next_seed)
+        return _decide_action(state, seat, action, next_seed)
     if state.phase != WAITING:
         raise RuleError("game_already_started", "the game has already started")
     dealer = first_dealer(command.game_seed)

@@ -29,6 +29,9 @@ from games.rules.events import (
 from games.rules.scoring import score_hand
 from games.rules.state import GameState
 
+#: builds an event from a tuple of its fields without the keyword-argument machinery
+_new_event = tuple.__new__
+
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
@@ -121,35 +124,38 @@ def _refusal(hand: int, trick: tuple[int, ...], trump: int, card: int) -> RuleEr
     return RuleError("must_trump", f"you hold {trump_name} (trumps) and cannot follow: play one")
 
 
-def check_card(state: GameState, seat: int, card: int) -> None:
-    """Raise the rule error that forbids `seat` to play `card` now, if any."""
-    hand = state.hands[seat]
-    if not hand >> card & 1:
-        raise RuleError("card_not_in_hand", f"{CARD_NAMES[card]} is not in your hand")
-    if not legal_mask(state, seat) >> card & 1:
-        raise _refusal(hand, state.trick, state.trump, card)
-
-
 def decide_play(
     state: GameState, seat: int, card: int, belote: bool | None, next_seed: bytes
 ) -> tuple[Event, ...]:
     """The events of `seat` playing `card`: the card, and the trick, the
     declarations, the score and the next deal or end of game it completes."""
-    check_card(state, seat, card)
+    hand = state.hands[seat]
+    trick = state.trick
     trump = state.trump
+    if not hand >> card & 1:
+        raise RuleError("card_not_in_hand", f"{CARD_NAMES[card]} is not in your hand")
+    if trick and not (
+        legal_on(
+            hand,
+            trick,
+            state.win_index,
+            state.win_card,
+            trump,
+            state.options.overtrump_partner_on_trump_lead,
+        )
+        >> card
+        & 1
+    ):
+        raise _refusal(hand, trick, trump, card)
     call = None
     if belote is not None or BELOTE_PAIRS[trump] >> card & 1:
         call = belote_call(state, seat, card, belote)
-    played = CardPlayed(seat, card, call)
-    trick = (*state.trick, card)
-    if len(trick) < 4:
+    played = _new_event(CardPlayed, (seat, card, call))
+    if len(trick) < 3:
         return (played,)
-    index = state.win_index
-    if (
-        WIN_KEYS[4 * trump + (trick[0] & 3)][card]
-        > WIN_KEYS[4 * trump + (trick[0] & 3)][state.win_card]
-    ):
-        index = 3
+    trick = (*trick, card)
+    keys = WIN_KEYS[4 * trump + (trick[0] & 3)]
+    index = 3 if keys[card] > keys[state.win_card] else state.win_index
     number = len(state.tricks) + 1
     table = POINTS[trump]
     points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]

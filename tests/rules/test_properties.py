@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,6 +145,7 @@ def test_replay_equals_the_state_built_step_by_step(game: Game) -> None:
             ]
             assert rules.replay(stored) == rules.replay(events)
     assert rules.replay(events) == game.final
+    assert pickle.loads(pickle.dumps(game.final)) == game.final  # snapshots
 
 
 def candidate_actions(state: Any, seat: int) -> list[dict[str, Any]]:
