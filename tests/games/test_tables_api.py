@@ -198,3 +198,22 @@ def test_the_openapi_document_describes_the_game_endpoints(api_client):
     if schema is not None:
         act = schema["paths"]["/api/v1/games/{game_id}/actions"]["post"]
         assert {"201", "403", "409", "422", "428"} <= set(act["responses"])
+
+
+def test_joining_and_adding_bots_with_a_repeated_key_happen_once(auth_client):
+    alice, bob = auth_client(), auth_client()
+    created = alice.post(GAMES, {}, format="json").json()
+    url = f"{GAMES}/{created['id']}"
+    join = [
+        bob.post(f"{url}/seats", {}, format="json", headers={"Idempotency-Key": "j"}) for _ in "ab"
+    ]
+    assert [response.status_code for response in join] == [201, 201]
+    assert join[0].json() == join[1].json()
+    bots = [
+        alice.post(
+            f"{url}/bots", {"level": "basic"}, format="json", headers={"Idempotency-Key": "b"}
+        )
+        for _ in "ab"
+    ]
+    assert bots[0].json() == bots[1].json()
+    assert Seat.objects.filter(game_id=created["id"]).count() == 3
