@@ -11,6 +11,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from rest_framework.test import APIClient
 
 from games import event_store, rules
 from games.models import Game
@@ -20,10 +21,16 @@ from tests.games.leaks import assert_events_redacted, assert_no_leak
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 
-def play_to_the_end(table: Table, rng: random.Random, max_actions: int = 3000) -> dict[str, Any]:
+def play_to_the_end(
+    table: Table, rng: random.Random, spectator: APIClient, max_actions: int = 3000
+) -> dict[str, Any]:
     view = table.view(0)
     assert_no_leak(table.game_id, 0, view)
-    for _ in range(max_actions):
+    for count in range(max_actions):
+        if count % 7 == 0:
+            watched = spectator.get(table.url).json()
+            assert watched["seat"] is None
+            assert_no_leak(table.game_id, None, watched)
         if view["status"] == "finished":
             return view
         seat = view["turn"]
@@ -70,7 +77,7 @@ def assert_matches_replay(game_id: str, final: dict[str, Any]) -> None:
 )
 def test_random_players_finish_a_short_game_that_replays_identically(auth_client, seed, options):
     table = create_table([auth_client() for _ in range(4)], options)
-    final = play_to_the_end(table, random.Random(seed))
+    final = play_to_the_end(table, random.Random(seed), auth_client())
     assert final["options"] == {**rules.Options().to_dict(), **options}
     assert_matches_replay(table.game_id, final)
 
@@ -78,7 +85,7 @@ def test_random_players_finish_a_short_game_that_replays_identically(auth_client
 @pytest.mark.slow
 def test_random_players_finish_a_501_game(auth_client):
     table = create_table([auth_client() for _ in range(4)])
-    final = play_to_the_end(table, random.Random(501))
+    final = play_to_the_end(table, random.Random(501), auth_client())
     assert max(final["scores"]) >= 501
     assert_matches_replay(table.game_id, final)
 

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from games.models import Seat
 from tests.games.helpers import GAMES, create_table, stored
+from tests.games.leaks import assert_no_leak
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -66,6 +67,7 @@ def test_sixteen_simultaneous_posts_of_one_turn_append_once(auth_client):
     for response in responses:
         if response.status_code == 409:
             assert response.json()["current_version"] == winner["game"]["version"]
+            assert_no_leak(table.game_id, seat, response.json())
 
 
 def test_simultaneous_joins_fill_the_table_and_start_it_once(auth_client):
