@@ -36,7 +36,7 @@ from games.rules.state import (
 )
 
 _FRESH_HAND = GameState()
-_HAND_FIELDS = GameState._fields[FIELD["hand_seed"] :]
+_HAND_START = FIELD["hand_seed"]
 _PHASE = FIELD["phase"]
 _HANDS = FIELD["hands"]
 _TURN = FIELD["turn"]
@@ -61,8 +61,7 @@ def _game_started(state: GameState, event: GameStarted) -> GameState:
 
 def _hand_dealt(state: GameState, event: HandDealt) -> GameState:
     values = list(state)
-    for name in _HAND_FIELDS:
-        values[FIELD[name]] = getattr(_FRESH_HAND, name)
+    values[_HAND_START:] = _FRESH_HAND[_HAND_START:]
     values[_PHASE] = BIDDING_1
     values[FIELD["dealer"]] = event.dealer
     values[FIELD["hand_number"]] = event.hand
