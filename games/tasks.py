@@ -11,3 +11,9 @@ from games import services
 def play_bot_turn(game_id: str, expected_version: int) -> bool:
     """Let the bot whose turn it is at `expected_version` act; a no-op if the game moved on."""
     return services.bot_play(game_id=UUID(game_id), expected_version=expected_version)
+
+
+@shared_task(ignore_result=True)
+def purge_idempotency_records() -> int:
+    """Periodic (celery beat): forget Idempotency-Key answers past their retention."""
+    return services.idempotency_records_purge()

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from uuid import UUID
 
 import pytest
+from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from games import rules, tasks
-from games.models import Game, Seat
+from games.models import Game, IdempotencyRecord, Seat
 from tests.games.helpers import GAMES, create_table, stored
 from tests.games.leaks import assert_no_leak
 
@@ -217,3 +219,15 @@ def test_joining_and_adding_bots_with_a_repeated_key_happen_once(auth_client):
     ]
     assert bots[0].json() == bots[1].json()
     assert Seat.objects.filter(game_id=created["id"]).count() == 3
+
+
+def test_old_idempotency_records_are_purged_and_their_keys_reusable(auth_client):
+    alice = auth_client()
+    key = {"Idempotency-Key": "old"}
+    first = alice.post(GAMES, {"options": {"target": 101}}, format="json", headers=key)
+    assert first.status_code == 201
+    IdempotencyRecord.objects.update(created_at=timezone.now() - timedelta(days=2))
+    assert tasks.purge_idempotency_records() == 1
+    second = alice.post(GAMES, {"options": {"target": 501}}, format="json", headers=key)
+    assert second.status_code == 201
+    assert second.json()["id"] != first.json()["id"]
