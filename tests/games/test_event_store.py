@@ -7,6 +7,7 @@ from uuid import UUID
 
 import pytest
 from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import event_store, rules
 from games.models import Game, GameEvent, GameSnapshot
@@ -175,3 +176,14 @@ def test_the_read_model_is_rebuilt_from_events(started):
     event_store.rebuild_read_model(game_id)
     rebuilt = Game.objects.values("status", "version", "phase", "turn", "scores", "winner")
     assert rebuilt.get(pk=game_id) == expected
+
+
+def test_load_reads_one_snapshot_and_only_the_events_after_it(started):
+    game_id = UUID(started.game_id)
+    current = _play_random(game_id, 120, random.Random(9))
+    latest = GameSnapshot.objects.filter(game_id=game_id).order_by("-seq").first()
+    assert latest is not None
+    with CaptureQueriesContext(connection) as queries:
+        assert event_store.load(game_id) == current
+    assert len(queries) == 2
+    assert f'"seq" > {latest.seq}' in queries[1]["sql"]
