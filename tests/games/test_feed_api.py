@@ -156,6 +156,7 @@ def test_without_a_token_the_feed_is_a_401_problem(
 
     assert response.status_code == 401
     assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "not_authenticated"
     assert response["WWW-Authenticate"].startswith("Bearer")
 
 
@@ -166,6 +167,7 @@ def test_a_bad_token_is_a_401_problem(fresh_table: Table, api_client: APIClient)
 
     assert response.status_code == 401
     assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "invalid_token"
 
 
 def test_a_bad_last_event_id_is_a_400_problem(fresh_table: Table, auth_client: ClientFor) -> None:
@@ -182,3 +184,4 @@ def test_other_methods_are_a_405_problem(fresh_table: Table, auth_client: Client
 
     assert response.status_code == 405
     assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "method_not_allowed"
