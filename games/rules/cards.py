@@ -111,11 +111,24 @@ def cards_in(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+#: IDS_BY_BYTE[k][b]: the card ids of the mask `b << 8 * k`
+IDS_BY_BYTE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(4)
+)
 #: NAMES_BY_BYTE[k][b]: the wire cards of the mask `b << 8 * k`
 NAMES_BY_BYTE: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(CARD_NAMES[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256))
-    for k in range(4)
+    tuple(tuple(CARD_NAMES[c] for c in ids) for ids in by_byte) for by_byte in IDS_BY_BYTE
 )
+
+
+def ids_of(mask: int) -> list[int]:
+    """The card ids of a mask, lowest first (a list, faster than `cards_in`)."""
+    return [
+        *IDS_BY_BYTE[0][mask & 255],
+        *IDS_BY_BYTE[1][mask >> 8 & 255],
+        *IDS_BY_BYTE[2][mask >> 16 & 255],
+        *IDS_BY_BYTE[3][mask >> 24],
+    ]
 
 
 def names_of(mask: int) -> list[str]:

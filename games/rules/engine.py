@@ -7,7 +7,7 @@ from typing import Any
 
 from games.rules.belote import is_first_of_pair
 from games.rules.bidding import decide_bid, legal_bids
-from games.rules.cards import cards_in, names_of
+from games.rules.cards import ids_of, names_of
 from games.rules.commands import Action, Command, Declare, Play, PlayerAction
 from games.rules.dealing import deal
 from games.rules.errors import RuleError
@@ -104,9 +104,9 @@ def _declarations_open(state: GameState, seat: int) -> list[Declare]:
 def _plays(state: GameState, seat: int) -> list[Play]:
     mask = legal_mask(state, seat)
     if state.options.auto_belote:
-        return [PLAYS[card] for card in cards_in(mask)]
+        return [PLAYS[card] for card in ids_of(mask)]
     moves: list[Play] = []
-    for card in cards_in(mask):
+    for card in ids_of(mask):
         if is_first_of_pair(state, seat, card):
             moves.extend(_BELOTE_CHOICES[card])
         else:
