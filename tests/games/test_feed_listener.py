@@ -69,6 +69,37 @@ def test_notification_for_another_game_does_not_wake_the_waiter() -> None:
     assert _seconds_waited_for_game_a(notified="game-b:3", timeout=2.0) >= 2.0
 
 
+def test_a_lost_connection_wakes_the_waiters_and_is_replaced() -> None:
+    params = listener_connect_params()
+
+    async def scenario() -> tuple[float, float]:
+        listener = GameEventListener(params)
+        try:
+            async with listener.subscribe("game-a") as wakeup:
+                await _until_listening(listener, wakeup)
+                async with await psycopg.AsyncConnection.connect(
+                    **params, autocommit=True
+                ) as admin:
+                    await admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE datname = current_database() AND query = %s",
+                        (f"LISTEN {CHANNEL}",),
+                    )
+                woken_by_the_loss = await _timed_wait(wakeup, WAIT_SECONDS)
+                await _until_listening(listener, wakeup)
+                waiting = asyncio.create_task(_timed_wait(wakeup, WAIT_SECONDS))
+                await asyncio.sleep(0.1)
+                await _notify(params, "game-a:8")
+                return woken_by_the_loss, await waiting
+        finally:
+            await listener.close()
+
+    woken_by_the_loss, woken_by_the_notification = asyncio.run(scenario())
+
+    assert woken_by_the_loss < WAIT_SECONDS / 2
+    assert woken_by_the_notification < WAIT_SECONDS / 2
+
+
 def test_waiters_leave_no_trace_after_their_block() -> None:
     async def scenario() -> dict[str, Any]:
         listener = GameEventListener(listener_connect_params())
