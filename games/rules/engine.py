@@ -43,7 +43,9 @@ def _decide_action(
     state: GameState, seat: int, action: Action, next_seed: bytes
 ) -> tuple[Event, ...]:
     phase = state.phase
-    if state.turn != seat or seat < 0:
+    if type(seat) is not int or not 0 <= seat < 4:
+        raise RuleError("invalid_action", "seats are 0 to 3")
+    if state.turn != seat:
         if phase == FINISHED:
             raise RuleError("game_over", "the game is over")
         if phase == WAITING:

@@ -141,7 +141,9 @@ def _hand_scored_to_dict(
 
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """The event of a stored JSON form (upcasting older schema versions)."""
-    cls = EVENT_TYPES[data["type"]]
+    cls = EVENT_TYPES.get(str(data.get("type")))
+    if cls is None:
+        raise ValueError(f"unknown event type {data.get('type')!r}")
     _, version, codecs = SCHEMAS[cls]
     if data.get("v") != version:
         raise ValueError(f"unknown schema version {data.get('v')!r} of {data['type']!r}")
