@@ -5,6 +5,7 @@ from uuid import UUID
 from celery import shared_task
 
 from games import services
+from games.services.bot_turns import stalled_bot_turns
 
 
 @shared_task(ignore_result=True)
@@ -17,3 +18,12 @@ def play_bot_turn(game_id: str, expected_version: int) -> bool:
 def purge_idempotency_records() -> int:
     """Periodic (celery beat): forget Idempotency-Key answers past their retention."""
     return services.idempotency_records_purge()
+
+
+@shared_task(ignore_result=True)
+def requeue_stalled_bot_turns() -> int:
+    """Periodic (celery beat): queue again the bot turns whose task was lost."""
+    stalled = stalled_bot_turns()
+    for game_id, version in stalled:
+        play_bot_turn.delay(game_id, version)
+    return len(stalled)

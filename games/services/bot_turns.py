@@ -6,9 +6,18 @@ has moved on, so redelivered or duplicate tasks are harmless.
 
 from __future__ import annotations
 
-from django.db import transaction
+import hashlib
+from datetime import timedelta
+from uuid import UUID
+
+from django.db import models, transaction
+from django.utils import timezone
 
 from games.models import Game, GameStatus, Seat
+
+# Longer than a bot's slowest decision plus the queue's usual delay, so a sweep never
+# races a task that is merely running; short enough that a player barely notices.
+STALLED_AFTER = timedelta(seconds=20)
 
 
 def schedule_bot_turn(game: Game, version: int) -> None:
@@ -26,3 +35,29 @@ def schedule_bot_turn(game: Game, version: int) -> None:
 
     # robust: the action is committed whatever the broker says; a failure is logged.
     transaction.on_commit(enqueue, robust=True)
+
+
+def bot_seed(game_id: UUID, version: int, seat: int) -> bytes:
+    """The bot's random seed for its decision at `version`: reproducible for an audit.
+
+    An auditor who replays the events up to `version` can feed the bot the same view
+    and this seed and must get the action that was recorded.
+    """
+    material = b"belote-bot:" + game_id.bytes + version.to_bytes(8, "big") + bytes([seat])
+    return hashlib.sha256(material).digest()
+
+
+def stalled_bot_turns(*, older_than: timedelta = STALLED_AFTER) -> list[tuple[str, int]]:
+    """Games waiting on a bot whose task never ran (broker down at commit, worker killed).
+
+    Returns `(game id, version)` pairs; queueing them again is harmless because a bot
+    task does nothing once its game has moved past the version it carries.
+    """
+    bot_turn = Seat.objects.filter(
+        game=models.OuterRef("pk"), seat=models.OuterRef("turn"), bot_level__isnull=False
+    )
+    stalled = Game.objects.filter(
+        status=GameStatus.PLAYING,
+        updated_at__lt=timezone.now() - older_than,
+    ).filter(models.Exists(bot_turn))
+    return [(str(game_id), version) for game_id, version in stalled.values_list("id", "version")]

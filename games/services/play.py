@@ -13,7 +13,7 @@ from django.db import transaction
 from accounts.models import User
 from games import event_store, rules, selectors
 from games.models import Game, GameStatus, Seat
-from games.services.bot_turns import schedule_bot_turn
+from games.services.bot_turns import bot_seed, schedule_bot_turn
 from games.services.errors import (
     GameNotStartedError,
     GameOverError,
@@ -75,7 +75,8 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
         return False
     from games.bots import choose_action  # noqa: PLC0415 (bots are optional to the API)
 
-    wire = choose_action(rules.view(loaded.state, bot.seat), secrets.token_bytes(16), bot.bot_level)
+    seed = bot_seed(game.id, expected_version, bot.seat)
+    wire = choose_action(rules.view(loaded.state, bot.seat), seed, bot.bot_level)
     command = rules.PlayerAction(
         seat=bot.seat, action=rules.parse_action(wire), next_hand_seed=secrets.token_bytes(32)
     )
