@@ -32,6 +32,7 @@ from games.rules.state import (
     NO_SEAT,
     PLAYING,
     GameState,
+    evolve,
     rebuild,
 )
 
@@ -51,7 +52,8 @@ _WIN_CARD = FIELD["win_card"]
 
 
 def _game_started(state: GameState, event: GameStarted) -> GameState:
-    return state._replace(
+    return evolve(
+        state,
         options=event.options,
         game_seed=event.game_seed,
         first_dealer=event.first_dealer,
@@ -78,7 +80,8 @@ def _bid(state: GameState, event: Bid) -> GameState:
     phase = state.phase
     if event.bid == "pass" and event.seat == state.dealer:
         phase = BIDDING_2  # the dealer's pass ends round 1 (round 2 ends in a throw-in)
-    return state._replace(
+    return evolve(
+        state,
         bids=(*state.bids, (event.seat, event.round, event.bid)),
         turn=(event.seat + 1) % 4,
         phase=phase,
@@ -86,11 +89,11 @@ def _bid(state: GameState, event: Bid) -> GameState:
 
 
 def _hand_thrown_in(state: GameState, event: HandThrownIn) -> GameState:
-    return state._replace(phase=HAND_OVER, turn=NO_SEAT)
+    return evolve(state, phase=HAND_OVER, turn=NO_SEAT)
 
 
 def _trump_set(state: GameState, event: TrumpSet) -> GameState:
-    return state._replace(taker=event.taker, trump=event.trump, turn=NO_SEAT)
+    return evolve(state, taker=event.taker, trump=event.trump, turn=NO_SEAT)
 
 
 def _rest_dealt(state: GameState, event: RestDealt) -> GameState:
@@ -101,7 +104,8 @@ def _rest_dealt(state: GameState, event: RestDealt) -> GameState:
         tuple(best_sets(hand) for hand in hands) if state.options.declarations else ((), (), (), ())
     )
     leader = (state.dealer + 1) % 4
-    return state._replace(
+    return evolve(
+        state,
         phase=PLAYING,
         hands=hands,
         stock=(),
@@ -115,7 +119,7 @@ def _rest_dealt(state: GameState, event: RestDealt) -> GameState:
 def _declared(state: GameState, event: Declared) -> GameState:
     declared = list(state.declared)
     declared[event.seat] = event.declarations
-    return state._replace(declared=tuple(declared))
+    return evolve(state, declared=tuple(declared))
 
 
 def _card_played(state: GameState, event: CardPlayed) -> GameState:
@@ -156,11 +160,12 @@ def _trick_won(state: GameState, event: TrickWon) -> GameState:
 
 
 def _declarations_shown(state: GameState, event: DeclarationsShown) -> GameState:
-    return state._replace(shown=event.declarations, shown_team=event.team)
+    return evolve(state, shown=event.declarations, shown_team=event.team)
 
 
 def _hand_scored(state: GameState, event: HandScored) -> GameState:
-    return state._replace(
+    return evolve(
+        state,
         phase=HAND_OVER,
         turn=NO_SEAT,
         scores=event.game_scores,
@@ -170,7 +175,7 @@ def _hand_scored(state: GameState, event: HandScored) -> GameState:
 
 
 def _game_finished(state: GameState, event: GameFinished) -> GameState:
-    return state._replace(phase=FINISHED, turn=NO_SEAT, winner=event.winner)
+    return evolve(state, phase=FINISHED, turn=NO_SEAT, winner=event.winner)
 
 
 FOLDS: dict[type, Callable[[GameState, Any], GameState]] = {

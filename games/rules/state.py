@@ -73,6 +73,14 @@ def rebuild(values: list[Any]) -> GameState:
     return _new_tuple(GameState, values)
 
 
+def evolve(state: GameState, **changes: Any) -> GameState:
+    """`state` with some fields changed (as `_replace`, at half its cost)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[FIELD[name]] = value
+    return _new_tuple(GameState, values)
+
+
 def new_game() -> GameState:
     """The empty state before `game_started`."""
     return GameState()
