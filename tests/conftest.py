@@ -47,15 +47,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     database = django_settings.DATABASES["default"]
-    lines = [
+    return [
         f"belote: database {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}",
         f"belote: broker {django_settings.CELERY_BROKER_URL.split('://')[0]}",
     ]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # The report header is hidden by -q; this banner is not. Workers' output is not shown.
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     missing = _missing_services()
-    if missing:
+    if missing and reporter and not hasattr(session.config, "workerinput"):
         warning = "SERVICES MISSING: tests marked 'services' WILL BE SKIPPED"
-        lines.append(_banner([warning, *missing]))
-    return lines
+        reporter.write_line(_banner([warning, *missing]), red=True, bold=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -26,6 +26,10 @@ _REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 _BROKER_DB, _CACHE_DB = 14, 15
 
 
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
+
+
 def _postgres_error(url: str) -> str | None:
     parts = urlsplit(url)
     try:
@@ -38,7 +42,7 @@ def _postgres_error(url: str) -> str | None:
             connect_timeout=3,
         ).close()
     except psycopg.Error as error:
-        return f"PostgreSQL at {parts.hostname}:{parts.port or 5432}: {error}".strip()
+        return f"PostgreSQL at {parts.hostname}:{parts.port or 5432}: {_one_line(error)}"
     return None
 
 
@@ -46,7 +50,7 @@ def _redis_error(url: str) -> str | None:
     try:
         redis.Redis.from_url(url, socket_connect_timeout=2).ping()
     except redis.RedisError as error:
-        return f"Redis at {url}: {error}"
+        return f"Redis at {url}: {_one_line(error)}"
     return None
 
 
@@ -88,9 +92,13 @@ def _why_missing(service: str, fallback: str) -> str:
 
 TEST_SERVICES_MISSING: list[str] = []
 if not _uses_postgres:
-    TEST_SERVICES_MISSING.append(_why_missing("PostgreSQL", "PostgreSQL: not DATABASE_URL"))
+    TEST_SERVICES_MISSING.append(
+        _why_missing("PostgreSQL", "PostgreSQL: not used, DATABASE_URL names another database")
+    )
 if not _uses_redis:
-    TEST_SERVICES_MISSING.append(_why_missing("Redis", "Redis: not CELERY_BROKER_URL"))
+    TEST_SERVICES_MISSING.append(
+        _why_missing("Redis", "Redis: not used, CELERY_BROKER_URL names another broker")
+    )
 if _uses_postgres:
     # pytest-django appends the xdist worker to this name itself.
     DATABASES["default"]["TEST"] = {"NAME": f"test_belote_{_RUN}"}
