@@ -93,14 +93,23 @@ def of_type(events: Iterable[Mapping[str, Any]], kind: str) -> list[Mapping[str,
     return [event for event in events if event["type"] == kind]
 
 
-VECTORS_IN_REPO = Path(__file__).parent / "data" / "hands.json"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _vectors_path() -> Path:
+    """The repo's copy first, then $BELOTE_VECTORS, then the shared checkout beside the repo."""
+    candidates = [
+        Path(__file__).parent / "data" / "hands.json",
+        *([Path(os.environ["BELOTE_VECTORS"])] if os.environ.get("BELOTE_VECTORS") else []),
+        REPO.parent / "shared" / "vectors" / "hands.json",
+    ]
+    return next(path for path in candidates if path.is_file())
 
 
 @cache
 def vector_file() -> dict[str, Any]:
-    """The conformance vectors: the repo's copy, or `BELOTE_VECTORS` if set."""
-    path = Path(os.environ.get("BELOTE_VECTORS", VECTORS_IN_REPO))
-    return json.loads(path.read_text())  # type: ignore[no-any-return]
+    """The conformance vectors (format: the vectors' README)."""
+    return json.loads(_vectors_path().read_text())  # type: ignore[no-any-return]
 
 
 def vector(name: str) -> dict[str, Any]:
@@ -108,36 +117,63 @@ def vector(name: str) -> dict[str, Any]:
     return found
 
 
-def play_vector_hand(state: Any, spec: Mapping[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
-    """Play a vector hand's 32 cards from `state`, announcing as the vector says."""
+def vector_position(
+    hand: Mapping[str, Any],
+    options: Mapping[str, Any],
+    *,
+    scores: tuple[int, int] = (0, 0),
+    number: int = 1,
+    waiting: int | None = None,
+) -> Any:
+    """A vector hand after its deal, with the game so far (`scores`, `waiting`) carried in."""
+    return rules.playing_position(
+        options=rules.Options.from_dict(dict(options)),
+        dealer=hand["dealer"],
+        hands=hand["hands"],
+        taker=hand["taker"],
+        trump=hand["trump"],
+        waiting_points=hand["waiting_before"] if waiting is None else waiting,
+        scores=scores,
+        hand_number=number,
+    )
+
+
+def play_vector_hand(
+    state: Any, spec: Mapping[str, Any], *, check_legal: bool = False
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Play a vector hand's 32 cards from `state`, announcing as the vector says.
+
+    With `check_legal`, compare the legal cards before each play with the vector's.
+    """
     announced = {int(seat): listed for seat, listed in spec["announced"].items() if listed}
     started: set[int] = set()
     events: list[dict[str, Any]] = []
-    for seat, card in spec["plays"]:
+    for index, (seat, card) in enumerate(spec["plays"]):
+        offered = rules.legal_actions(state, seat)
+        if check_legal:
+            legal = {a["card"] for a in offered if a["type"] == "play"}
+            assert legal == set(spec["expected"]["legal"][index]), f"legal before plays[{index}]"
         if seat in announced and seat not in started:
             state, produced = act(state, seat, {"type": "declare", "declarations": announced[seat]})
             events.extend(produced)
         started.add(seat)
         action: dict[str, Any] = {"type": "play", "card": card}
-        offered = [a for a in rules.legal_actions(state, seat) if a.get("card") == card]
-        if any("belote" in a for a in offered):
+        if any(a.get("belote") is not None for a in offered if a.get("card") == card):
             action["belote"] = spec["belote_announced"] == seat
         state, produced = act(state, seat, action)
         events.extend(produced)
     return state, events
 
 
+def scored_in(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    (scored,) = of_type(events, "hand_scored")
+    return dict(scored)
+
+
 def play_vector(name: str, **option_overrides: Any) -> tuple[Any, dict[str, Any]]:
     """Play the named vector hand; return the final state and its `hand_scored` payload."""
     spec = vector(name)
-    start = rules.playing_position(
-        options=rules.Options.from_dict({**spec["options"], **option_overrides}),
-        dealer=spec["dealer"],
-        hands=spec["hands"],
-        taker=spec["taker"],
-        trump=spec["trump"],
-        waiting_points=spec["waiting_before"],
+    state, events = play_vector_hand(
+        vector_position(spec, {**spec["options"], **option_overrides}), spec
     )
-    state, events = play_vector_hand(start, spec)
-    (scored,) = of_type(events, "hand_scored")
-    return state, dict(scored)
+    return state, scored_in(events)

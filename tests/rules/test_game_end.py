@@ -2,10 +2,8 @@
 
 from typing import Any
 
-import pytest
-
 from games import rules
-from tests.rules.helpers import of_type, play_vector_hand, vector_file
+from tests.rules.helpers import of_type, play_vector_hand, vector_file, vector_position
 
 
 def game(name: str) -> dict[str, Any]:
@@ -13,27 +11,14 @@ def game(name: str) -> dict[str, Any]:
     return found
 
 
-def hand_position(spec: dict[str, Any], number: int, scores: tuple[int, int], waiting: int) -> Any:
-    """The game's hand `number` (from 1) after the deal, with the game so far carried in."""
-    hand = spec["hands"][number - 1]
-    return rules.playing_position(
-        options=rules.Options.from_dict(spec["options"]),
-        dealer=hand["dealer"],
-        hands=hand["hands"],
-        taker=hand["taker"],
-        trump=hand["trump"],
-        waiting_points=waiting,
-        scores=scores,
-        hand_number=number,
-    )
-
-
 def play_game(spec: dict[str, Any]) -> list[dict[str, Any]]:
     """Each hand from its dealt position, carrying scores and waiting points over."""
     scores, waiting = (0, 0), 0
     after: list[dict[str, Any]] = []
     for hand_number, hand in enumerate(spec["hands"], start=1):
-        state = hand_position(spec, hand_number, scores, waiting)
+        state = vector_position(
+            hand, spec["options"], scores=scores, number=hand_number, waiting=waiting
+        )
         state, events = play_vector_hand(state, hand)
         view = rules.view(state, None)
         finished = of_type(events, "game_finished")
@@ -46,12 +31,6 @@ def play_game(spec: dict[str, Any]) -> list[dict[str, Any]]:
         )
         scores, waiting = tuple(view["scores"]), view["waiting_points"]
     return after
-
-
-@pytest.mark.parametrize("name", ["waiting_points_across_two_litiges", "game_end_rule"])
-def test_vector_games_hand_by_hand(name: str) -> None:
-    spec = game(name)
-    assert play_game(spec) == spec["expected"]["after_each_hand"]
 
 
 def test_a_litige_carried_twice_accumulates_and_goes_to_the_next_winner() -> None:
@@ -80,7 +59,9 @@ def test_no_action_is_legal_once_the_game_is_finished() -> None:
     spec = game("game_end_rule")
     last = len(spec["hands"])
     # Before the last hand: 243-162 with 81 waiting (expected.after_each_hand[2]).
-    state = hand_position(spec, last, (243, 162), 81)
+    state = vector_position(
+        spec["hands"][-1], spec["options"], scores=(243, 162), number=last, waiting=81
+    )
     state, _ = play_vector_hand(state, spec["hands"][-1])
     view = rules.view(state, None)
     assert (view["status"], view["phase"], view["winner"]) == ("finished", "finished", 1)
