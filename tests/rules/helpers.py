@@ -38,7 +38,7 @@ def position(
     taker: int,
     dealer: int = 0,
     **option_values: Any,
-) -> Any:
+) -> rules.GameState:
     """A hand after bidding and the full deal, `dealer + 1` to lead."""
     return rules.playing_position(
         options=rules.Options.from_dict(option_values),
@@ -50,8 +50,8 @@ def position(
 
 
 def act(
-    state: Any, seat: int, action: Mapping[str, Any], seed: bytes = SEED
-) -> tuple[Any, list[dict[str, Any]]]:
+    state: rules.GameState, seat: int, action: Mapping[str, Any], seed: bytes = SEED
+) -> tuple[rules.GameState, list[dict[str, Any]]]:
     """Decide and apply one action; return the new state and the events as dicts."""
     command = rules.PlayerAction(
         seat=seat, action=rules.parse_action(dict(action)), next_hand_seed=seed
@@ -62,11 +62,15 @@ def act(
     return state, [rules.event_to_dict(event) for event in produced]
 
 
-def play(state: Any, seat: int, card: str) -> tuple[Any, list[dict[str, Any]]]:
+def play(
+    state: rules.GameState, seat: int, card: str
+) -> tuple[rules.GameState, list[dict[str, Any]]]:
     return act(state, seat, {"type": "play", "card": card})
 
 
-def play_cards(state: Any, plays: Iterable[tuple[int, str]]) -> tuple[Any, list[dict[str, Any]]]:
+def play_cards(
+    state: rules.GameState, plays: Iterable[tuple[int, str]]
+) -> tuple[rules.GameState, list[dict[str, Any]]]:
     """Play `(seat, card)` pairs in order; return the final state and every event."""
     events: list[dict[str, Any]] = []
     for seat, card in plays:
@@ -75,7 +79,7 @@ def play_cards(state: Any, plays: Iterable[tuple[int, str]]) -> tuple[Any, list[
     return state, events
 
 
-def rejection(state: Any, seat: int, action: Mapping[str, Any]) -> str:
+def rejection(state: rules.GameState, seat: int, action: Mapping[str, Any]) -> str:
     """The code of the rule error `decide` raises for this action."""
     command = rules.PlayerAction(
         seat=seat, action=rules.parse_action(dict(action)), next_hand_seed=SEED
@@ -85,7 +89,7 @@ def rejection(state: Any, seat: int, action: Mapping[str, Any]) -> str:
     return raised.value.code
 
 
-def legal_cards(state: Any, seat: int) -> set[str]:
+def legal_cards(state: rules.GameState, seat: int) -> set[str]:
     return {a["card"] for a in rules.legal_actions(state, seat) if a["type"] == "play"}
 
 
@@ -114,7 +118,7 @@ def vector_file() -> dict[str, Any]:
 
 def vector(name: str) -> dict[str, Any]:
     (found,) = [v for v in vector_file()["vectors"] if v["name"] == name]
-    return found
+    return dict(found)
 
 
 def vector_position(
@@ -124,7 +128,7 @@ def vector_position(
     scores: tuple[int, int] = (0, 0),
     number: int = 1,
     waiting: int | None = None,
-) -> Any:
+) -> rules.GameState:
     """A vector hand after its deal, with the game so far (`scores`, `waiting`) carried in."""
     return rules.playing_position(
         options=rules.Options.from_dict(dict(options)),
@@ -139,8 +143,8 @@ def vector_position(
 
 
 def play_vector_hand(
-    state: Any, spec: Mapping[str, Any], *, check_legal: bool = False
-) -> tuple[Any, list[dict[str, Any]]]:
+    state: rules.GameState, spec: Mapping[str, Any], *, check_legal: bool = False
+) -> tuple[rules.GameState, list[dict[str, Any]]]:
     """Play a vector hand's 32 cards from `state`, announcing as the vector says.
 
     With `check_legal`, compare the legal cards before each play with the vector's.
@@ -170,7 +174,7 @@ def scored_in(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return dict(scored)
 
 
-def play_vector(name: str, **option_overrides: Any) -> tuple[Any, dict[str, Any]]:
+def play_vector(name: str, **option_overrides: Any) -> tuple[rules.GameState, dict[str, Any]]:
     """Play the named vector hand; return the final state and its `hand_scored` payload."""
     spec = vector(name)
     state, events = play_vector_hand(

@@ -7,11 +7,11 @@ from tests.rules.test_dealing import DECK
 TURNED = DECK[20]  # 7D: diamonds is the turned suit
 
 
-def dealt(dealer: int = 0) -> object:
+def dealt(dealer: int = 0) -> rules.GameState:
     return rules.dealt_position(dealer=dealer, deck=DECK)
 
 
-def pass_round(state: object, dealer: int) -> object:
+def pass_round(state: rules.GameState, dealer: int) -> rules.GameState:
     for offset in range(1, 5):
         state, _ = act(state, (dealer + offset) % 4, {"type": "pass"})
     return state

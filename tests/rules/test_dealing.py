@@ -1,5 +1,7 @@
 """Shuffle and deal: RULES.md, sections Table and Shuffle and deal."""
 
+from typing import Any
+
 import pytest
 
 from games import rules
@@ -11,16 +13,18 @@ RANKS = "789TJQKA"
 DECK = [rank + suit for suit in SUITS for rank in RANKS]
 
 
-def dealt(dealer: int = 0) -> object:
+def dealt(dealer: int = 0) -> rules.GameState:
     return rules.dealt_position(dealer=dealer, deck=DECK)
 
 
-def start_events(state: object, game_seed: bytes = SEED, hand_seed: bytes = SEED) -> tuple:
+def start_events(
+    state: rules.GameState, game_seed: bytes = SEED, hand_seed: bytes = SEED
+) -> tuple[rules.Event, ...]:
     command = rules.StartGame(options=rules.Options(), game_seed=game_seed, hand_seed=hand_seed)
     return rules.decide(state, command)
 
 
-def start(game_seed: bytes, hand_seed: bytes = SEED) -> list[dict]:
+def start(game_seed: bytes, hand_seed: bytes = SEED) -> list[dict[str, Any]]:
     events = start_events(rules.new_game(), game_seed, hand_seed)
     return [rules.event_to_dict(event) for event in events]
 
@@ -101,7 +105,7 @@ def test_every_card_is_dealt_exactly_once():
 
 def test_deal_passes_to_the_next_player_after_a_thrown_in_hand():
     state = dealt(dealer=2)
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     for turn in range(8):
         state, produced = act(state, (3 + turn) % 4, {"type": "pass"})
         events.extend(produced)

@@ -11,7 +11,7 @@ def counted(name: str) -> tuple[int | None, int]:
     return scored["counted_declarations"]["team"], scored["counted_declarations"]["points"]
 
 
-def declare_offers(state: object, seat: int) -> list[list[tuple[str, tuple[str, ...]]]]:
+def declare_offers(state: rules.GameState, seat: int) -> list[list[tuple[str, tuple[str, ...]]]]:
     offers = [a for a in rules.legal_actions(state, seat) if a["type"] == "declare"]
     return [
         sorted((d["kind"], tuple(sorted(d["cards"]))) for d in offer["declarations"])
@@ -19,7 +19,7 @@ def declare_offers(state: object, seat: int) -> list[list[tuple[str, tuple[str, 
     ]
 
 
-def before_first_card(name: str, seat: int) -> object:
+def before_first_card(name: str, seat: int) -> rules.GameState:
     """The vector's position when `seat` is about to play its first card (the time to declare)."""
     spec = vector(name)
     state = opening(name)
@@ -30,7 +30,7 @@ def before_first_card(name: str, seat: int) -> object:
     raise AssertionError(f"seat {seat} never plays")
 
 
-def opening(name: str) -> object:
+def opening(name: str) -> rules.GameState:
     spec = vector(name)
     return rules.playing_position(
         options=rules.Options.from_dict(spec["options"]),

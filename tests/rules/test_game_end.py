@@ -8,7 +8,7 @@ from tests.rules.helpers import of_type, play_vector_hand, vector_file, vector_p
 
 def game(name: str) -> dict[str, Any]:
     (found,) = [g for g in vector_file()["games"] if g["name"] == name]
-    return found
+    return dict(found)
 
 
 def play_game(spec: dict[str, Any]) -> list[dict[str, Any]]:

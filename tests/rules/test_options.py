@@ -47,7 +47,9 @@ def test_given_options_are_kept_and_the_rest_defaulted() -> None:
         ({"colour": "red"}, "colour"),
     ],
 )
-def test_invalid_options_are_refused_with_the_field_named(given: dict, field: str) -> None:
+def test_invalid_options_are_refused_with_the_field_named(
+    given: dict[str, object], field: str
+) -> None:
     with pytest.raises(rules.InvalidOptions) as raised:
         rules.Options.from_dict(given)
     assert raised.value.field == field

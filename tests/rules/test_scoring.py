@@ -1,14 +1,16 @@
 """Scoring a hand: RULES.md, section Scoring a hand, and the points table of Cards."""
 
+from typing import Any
+
 import pytest
 
 from games import rules
-from games.rules.scoring import score_hand
+from games.rules.scoring import HandResult, score_hand
 from tests.rules.helpers import of_type, play_cards, play_vector, position, vector_file
 from tests.rules.positions import ALL_TRUMPS, all_trumps_plays
 
 
-def capot(**options: object) -> dict:
+def capot(**options: Any) -> dict[str, Any]:
     _, events = play_cards(position(ALL_TRUMPS, **options), all_trumps_plays())
     (scored,) = of_type(events, "hand_scored")
     return dict(scored)
@@ -99,7 +101,7 @@ def test_waiting_points_go_to_the_defenders_when_they_score_more() -> None:
     assert (scored["waiting_to"], scored["deltas"], scored["waiting_after"]) == (1, [0, 243], 0)
 
 
-def hand_score(trick_points: tuple[int, int], **kwargs: object) -> object:
+def hand_score(trick_points: tuple[int, int], **kwargs: Any) -> HandResult:
     """Team 0 took; eight tricks split so that nobody is capot or without a trick."""
     return score_hand(
         rules.Options(),

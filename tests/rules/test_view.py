@@ -6,15 +6,15 @@ from tests.rules.test_dealing import DECK
 from tests.rules.test_legality import FOLLOW
 
 
-def dealt() -> object:
+def dealt() -> rules.GameState:
     return rules.dealt_position(dealer=0, deck=DECK)
 
 
-def held(state: object, seat: int) -> set[str]:
+def held(state: rules.GameState, seat: int) -> set[str]:
     return set(rules.view(state, seat)["hand"])
 
 
-def others_cards(state: object, seat: int) -> set[str]:
+def others_cards(state: rules.GameState, seat: int) -> set[str]:
     return {card for other in range(4) if other != seat for card in held(state, other)}
 
 
