@@ -51,6 +51,8 @@ class Knowledge:
     #: per seat, the declarations whose cards the seat has seen (its own, or shown)
     visible: list[list[Declaration]] = field(default_factory=lambda: [[], [], [], []])
     declared_seats: frozenset[int] = frozenset()
+    #: the bids of the hand: (seat, round, bid)
+    bids: tuple[tuple[int, int, str], ...] = ()
     counted: tuple[int | None, int] | None = None
     belote_team: int | None = None
 
@@ -105,6 +107,7 @@ def read_view(view: dict[str, Any]) -> Knowledge:
         points=list(view["trick_points"]),
         tricks_won=list(view["tricks_won"]),
         sizes=[view["hand_sizes"][str(s)] for s in range(4)],
+        bids=tuple((b["seat"], b["round"], b["bid"]) for b in view["bids"]),
     )
     for lead, cards in history:
         for index, card in enumerate(cards):

@@ -13,10 +13,11 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from games.bots.bidding import basic_bid
 from games.bots.knowledge import Knowledge
 from games.rules.declarations import best_sets
 
-_DECLARATION_RETRIES = 24
+_RETRIES = 16
 
 
 def _subsets(slots: int) -> list[int]:
@@ -88,15 +89,45 @@ def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
         free &= ~knowledge.known[seat]
     allowed = [knowledge.holdings[s] & ~knowledge.known[s] for s in others]
     room = [knowledge.sizes[s] - knowledge.known[s].bit_count() for s in others]
-    placed: list[int] = []
-    for _ in range(_DECLARATION_RETRIES):
+    fallback: list[int] = []
+    for _ in range(_RETRIES):
         placed = distribute(_cards(free), allowed, room, rng)
         hands = [knowledge.hand] * 4
         for seat, cards in zip(others, placed, strict=True):
             hands[seat] = cards | knowledge.known[seat]
         if all(_announced_fits(knowledge, s, hands[s]) for s in others):
-            return hands
-    return hands
+            if _bids_fit(knowledge, hands, rng):
+                return hands
+            fallback = fallback or hands
+    return fallback or hands
+
+
+def _bids_fit(knowledge: Knowledge, hands: list[int], rng: random.Random) -> bool:
+    """Whether the other seats' bids are what the basic heuristic would have said.
+
+    Which 5 of a seat's cards it held while bidding is drawn at random (the
+    deal is uniform), so accepting a deal when one such draw agrees keeps it
+    with the probability the bidding model gives it: a soft inference, bounded
+    by the retries, so that players who bid otherwise cannot make it fail.
+    """
+    first_cards: dict[int, int] = {}
+    for seat, round_, bid in knowledge.bids:
+        if seat == knowledge.seat:
+            continue
+        if seat not in first_cards:
+            full = (hands[seat] | knowledge.played_by[seat]) & ~(1 << knowledge.turned)
+            first_cards[seat] = _mask(rng.sample(_cards(full), 5))
+        said = basic_bid(seat, knowledge.dealer, round_, first_cards[seat], knowledge.turned)
+        if (said == "pass") != (bid == "pass"):
+            return False
+    return True
+
+
+def _mask(cards: list[int]) -> int:
+    result = 0
+    for card in cards:
+        result |= 1 << card
+    return result
 
 
 def _announced_fits(knowledge: Knowledge, seat: int, hand: int) -> bool:
@@ -115,10 +146,17 @@ def sample_deal(knowledge: Knowledge, rng: random.Random) -> tuple[list[int], li
     free = knowledge.unseen
     stock_size = free.bit_count() - sum(knowledge.sizes[s] for s in others)
     room = [knowledge.sizes[s] for s in others] + [stock_size]
-    placed = distribute(_cards(free), [free] * 4, room, rng)
-    hands = [knowledge.hand] * 4
-    for seat, cards in zip(others, placed[:3], strict=True):
-        hands[seat] = cards
+    for _ in range(_RETRIES):
+        placed = distribute(_cards(free), [free] * 4, room, rng)
+        hands = [knowledge.hand] * 4
+        for seat, cards in zip(others, placed[:3], strict=True):
+            hands[seat] = cards
+        if all(
+            basic_bid(seat, knowledge.dealer, round_, hands[seat], knowledge.turned) == "pass"
+            for seat, round_, _ in knowledge.bids
+            if seat != knowledge.seat
+        ):
+            break
     stock = _cards(placed[3])
     rng.shuffle(stock)
     return hands, stock
