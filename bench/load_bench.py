@@ -120,6 +120,24 @@ def wait_until_serving(base_url: str, server: subprocess.Popen[bytes]) -> None:
     raise SystemExit("the server did not start within 30 s")
 
 
+class ServerCpu:
+    """CPU seconds (user + system) of the server's worker processes, read from /proc."""
+
+    def __init__(self, server: subprocess.Popen[bytes]) -> None:
+        self._server = server
+
+    def seconds(self) -> float | None:
+        try:
+            workers = Path(f"/proc/{self._server.pid}/task/{self._server.pid}/children")
+            ticks = 0
+            for pid in workers.read_text().split():
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        except OSError:
+            return None
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
 # --- measuring ------------------------------------------------------------------------
 @dataclass
 class Sample:
@@ -128,6 +146,17 @@ class Sample:
     latencies: list[float] = field(default_factory=list)
     seconds: float = 0.0
     errors: int = 0
+    # Requests the server answered besides the measured ones (the GETs before actions).
+    other_requests: int = 0
+    # CPU the server's worker processes spent in the window (None: not measurable here).
+    server_cpu: float | None = None
+
+    @property
+    def requests(self) -> int:
+        return len(self.latencies) + self.other_requests
+
+    def cpu_ms_per(self, count: int) -> float:
+        return 1000 * self.server_cpu / count if self.server_cpu and count else float("nan")
 
     @property
     def throughput(self) -> float:
@@ -151,10 +180,30 @@ class Window:
     def running(self) -> bool:
         return time.monotonic() < self.closes
 
+    def inside(self, started: float) -> bool:
+        return self.opens <= started < self.closes
+
+    async def measure(
+        self, sample: Sample, server: "ServerCpu", clients: list[Awaitable[None]]
+    ) -> None:
+        """Run the clients; note the server's CPU time from the window's opening to its close."""
+
+        async def cpu_at(moment: float) -> float | None:
+            await asyncio.sleep(max(0.0, moment - time.monotonic()))
+            return server.seconds()
+
+        opened = asyncio.create_task(cpu_at(self.opens))
+        closed = asyncio.create_task(cpu_at(self.closes))
+        await asyncio.gather(*clients)
+        start, end = await opened, await closed
+        sample.seconds = self.closes - self.opens
+        if start is not None and end is not None:
+            sample.server_cpu = end - start
+
     async def timed(self, sample: Sample, request: Awaitable[httpx.Response]) -> httpx.Response:
         started = time.monotonic()
         response = await request
-        if self.opens <= started < self.closes:
+        if self.inside(started):
             sample.latencies.append(time.monotonic() - started)
             if response.is_error:
                 sample.errors += 1
@@ -241,60 +290,79 @@ async def game_client(
             await client.get(f"/api/v1/games/{table.game_id}", headers=bearer(tokens[0])), 200
         )["turn"]
         while turn is not None and window.running():
+            sample.other_requests += window.inside(time.monotonic())  # the view's GET
             game = await play_one_action(
                 client, table, turn, chooser, lambda request: window.timed(sample, request)
             )
             turn = game["turn"]
 
 
+@dataclass
+class LongGame:
+    """One game played alone: per action, the POST's latency and the server CPU so far."""
+
+    latencies: list[float] = field(default_factory=list)
+    cpu_after: list[float | None] = field(default_factory=list)
+    version: int = 0
+
+    def block_ms(self, block: slice) -> tuple[float, float]:
+        """Median POST latency and mean server CPU per action (GET + POST) of a block."""
+        latency = 1000 * statistics.median(self.latencies[block])
+        indexes = range(len(self.latencies))[block]
+        before = self.cpu_after[indexes[0] - 1] if indexes[0] > 0 else self.cpu_after[0]
+        after = self.cpu_after[indexes[-1]]
+        if before is None or after is None:
+            return latency, float("nan")
+        return latency, 1000 * (after - before) / len(indexes)
+
+
 async def long_game(
-    client: httpx.AsyncClient, tokens: list[str], target: int, seconds: float
-) -> tuple[list[float], int]:
-    """Play one game to `target` alone (or until `seconds` pass); POST latencies in order."""
+    client: httpx.AsyncClient, server: ServerCpu, tokens: list[str], target: int, seconds: float
+) -> LongGame:
+    """Play one game to `target` alone, or until `seconds` pass."""
     chooser = random.Random(1)
     table = await open_table(client, tokens, {"target": target})
     turn = expect(
         await client.get(f"/api/v1/games/{table.game_id}", headers=bearer(tokens[0])), 200
     )["turn"]
-    latencies: list[float] = []
-    version = 0
+    played = LongGame()
     deadline = time.monotonic() + seconds
 
     async def timed(request: Awaitable[httpx.Response]) -> httpx.Response:
         started = time.monotonic()
         response = await request
-        latencies.append(time.monotonic() - started)
+        played.latencies.append(time.monotonic() - started)
         return response
 
     while turn is not None and time.monotonic() < deadline:
         game = await play_one_action(client, table, turn, chooser, timed)
-        turn, version = game["turn"], game["version"]
-    return latencies, version
+        played.cpu_after.append(server.seconds())
+        turn, played.version = game["turn"], game["version"]
+    return played
 
 
-async def run_phases(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
+async def run_phases(base_url: str, server: ServerCpu, args: argparse.Namespace) -> dict[str, Any]:
     limits = httpx.Limits(
         max_connections=args.clients + 4, max_keepalive_connections=args.clients + 4
     )
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30.0) as client:
         tokens = await register(client, len(SEATS))
 
-        ceiling = Sample()
-        window = Window(args.seconds)
-        await asyncio.gather(
-            *(ceiling_client(client, tokens[n % 4], window, ceiling) for n in range(args.clients))
+        ceiling, window = Sample(), Window(args.seconds)
+        await window.measure(
+            ceiling,
+            server,
+            [ceiling_client(client, tokens[n % 4], window, ceiling) for n in range(args.clients)],
         )
-        ceiling.seconds = args.seconds
-
-        actions = Sample()
-        window = Window(args.seconds)
-        await asyncio.gather(
-            *(game_client(client, tokens, window, actions, seed) for seed in range(args.clients))
+        actions, window = Sample(), Window(args.seconds)
+        await window.measure(
+            actions,
+            server,
+            [game_client(client, tokens, window, actions, seed) for seed in range(args.clients)],
         )
-        actions.seconds = args.seconds
 
-        latencies, version = await long_game(client, tokens, args.long_target, args.long_seconds)
-    return {"ceiling": ceiling, "actions": actions, "long": latencies, "long_version": version}
+        played = await long_game(client, server, tokens, args.long_target, args.long_seconds)
+    return {"ceiling": ceiling, "actions": actions, "long": played}
 
 
 # --- the report -----------------------------------------------------------------------
@@ -303,36 +371,56 @@ def _check_rows(
 ) -> list[tuple[str, str, str, bool]]:
     ceiling: Sample = results["ceiling"]
     actions: Sample = results["actions"]
-    share = results["long_share"]
     ratio = actions.throughput / ceiling.throughput if ceiling.throughput else 0.0
     p99 = actions.percentile_ms(0.99)
-    growth = results["long_end_ms"] / results["long_start_ms"]
+    (start_ms, _), (end_ms, _) = results["long_blocks"]
+    growth = end_ms / start_ms
     return [
         ("action throughput / ceiling", f"{ratio:.2f}", ">= 0.5", ratio >= 0.5),
         (f"action p99 at {args.clients} clients", f"{p99:.1f} ms", "< 50 ms", p99 < 50),
-        (f"long game: last {share} / first {share}", f"{growth:.2f}", "<= 1.2", growth <= 1.2),
+        ("long game: end / start latency", f"{growth:.2f}", "<= 1.2", growth <= 1.2),
     ]
 
 
 def report(results: dict[str, Any], args: argparse.Namespace) -> bool:
-    long_latencies: list[float] = results["long"]
-    share = results["long_share"] = max(10, len(long_latencies) // 5)
-    results["long_start_ms"] = 1000 * statistics.median(long_latencies[:share])
-    results["long_end_ms"] = 1000 * statistics.median(long_latencies[-share:])
-    print(f"\nbelote load benchmark: {args.clients} clients, {args.workers} server workers")
-    print(f"{'endpoint':<36}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'count':>8}{'errors':>8}")
-    rows = (("ceiling: POST /bench/insert", "ceiling"), ("POST /games/{id}/actions", "actions"))
-    for name, key in rows:
-        sample: Sample = results[key]
+    print(
+        f"\nbelote load benchmark: {args.clients} clients, {args.workers} server workers, "
+        f"{args.seconds:.0f} s windows, load average {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores"
+    )
+    print(
+        f"{'measured requests':<30}{'req/s':>8}{'p50 ms':>8}{'p99 ms':>9}{'count':>7}"
+        f"{'errors':>7}{'server CPU ms':>15}"
+    )
+    ceiling: Sample = results["ceiling"]
+    actions: Sample = results["actions"]
+    rows = (
+        ("ceiling: POST /bench/insert", ceiling, "/request"),
+        ("POST /games/{id}/actions", actions, "/action*"),
+    )
+    for name, sample, unit in rows:
         print(
-            f"{name:<36}{sample.throughput:>9.1f}{sample.percentile_ms(0.5):>9.1f}"
-            f"{sample.percentile_ms(0.99):>9.1f}{len(sample.latencies):>8}{sample.errors:>8}"
+            f"{name:<30}{sample.throughput:>8.1f}{sample.percentile_ms(0.5):>8.1f}"
+            f"{sample.percentile_ms(0.99):>9.1f}{len(sample.latencies):>7}{sample.errors:>7}"
+            f"{sample.cpu_ms_per(len(sample.latencies)):>7.1f} {unit}"
         )
     print(
-        f"long game, 1 client, target {args.long_target}: {len(long_latencies)} actions "
-        f"to version {results['long_version']}; median POST of the first {share} "
-        f"{results['long_start_ms']:.1f} ms, of the last {share} {results['long_end_ms']:.1f} ms"
+        f"* each action also needs the GET of the seat's view ({actions.other_requests} GETs): "
+        f"{actions.requests / actions.seconds:.1f} requests/s, server CPU "
+        f"{actions.cpu_ms_per(actions.requests):.1f} ms/request"
     )
+    played: LongGame = results["long"]
+    share = max(10, len(played.latencies) // 5)
+    results["long_blocks"] = blocks = (
+        played.block_ms(slice(0, share)),
+        played.block_ms(slice(-share, None)),
+    )
+    print(
+        f"long game, 1 client, target {args.long_target}: {len(played.latencies)} actions to "
+        f"version {played.version}; POST median / server CPU per action:"
+    )
+    for name, (latency, cpu) in zip((f"first {share}", f"last {share}"), blocks, strict=True):
+        print(f"  {name:<12}{latency:>8.1f} ms{cpu:>8.1f} ms")
     print(f"\n{'target':<36}{'measured':>12}{'wanted':>10}  ok")
     checks = _check_rows(results, args)
     for name, measured, wanted, ok in checks:
@@ -368,18 +456,20 @@ def main() -> None:
         try:
             base_url = f"http://127.0.0.1:{port}"
             wait_until_serving(base_url, server)
-            results = asyncio.run(run_phases(base_url, args))
+            results = asyncio.run(run_phases(base_url, ServerCpu(server), args))
         finally:
             server.terminate()
             server.wait(timeout=15)
             log.seek(0)
-            errors = [
+            trouble = [
                 line
-                for line in log.read().decode().splitlines()
-                if "Traceback" in line or "ERROR" in line
+                for line in log.read().decode(errors="replace").splitlines()
+                if any(word in line for word in ("Traceback", "ERROR", "CRITICAL", "WARNING"))
+                and "SIGTERM" not in line
             ]
-            if errors:
-                print(f"server log: {len(errors)} error line(s), first: {errors[0]}")
+            if trouble:
+                print(f"server log: {len(trouble)} line(s) of trouble, the last ones:")
+                print("\n".join(trouble[-10:]))
     sys.exit(0 if report(results, args) else 1)
 
 
