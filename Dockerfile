@@ -22,4 +22,6 @@ RUN DEBUG=true python manage.py collectstatic --noinput \
 
 USER belote
 EXPOSE 8000
-CMD ["gunicorn", "belote_project.wsgi", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
+CMD ["gunicorn", "belote_project.asgi:application", \
+     "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", \
+     "--graceful-timeout", "35", "--access-logfile", "-"]

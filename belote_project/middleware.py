@@ -1,7 +1,13 @@
-"""Request guards and the last line that keeps every error answer in problem+json."""
+"""Request guards and the last line that keeps every error answer in problem+json.
 
-from collections.abc import Callable
+Both middlewares work in sync and async mode: under ASGI one sync-only middleware would
+make every async view (the live feed) hold a thread while it waits.
+"""
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 
@@ -10,17 +16,45 @@ from belote_project.problems import problem_response
 # Headers an error answer must keep when its body is replaced.
 _KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate", "Vary")
 
-Handler = Callable[[HttpRequest], HttpResponseBase]
+
+class _BeforeAfterMiddleware:
+    """A middleware made of two plain hooks, usable in sync and async stacks alike."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def before(self, request: HttpRequest) -> HttpResponseBase | None:
+        """An answer that short-circuits the request, or None to go on."""
+        return None
+
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        return response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        early = self.before(request)
+        if early is not None:
+            return self.after(request, early)
+        return self.after(request, self.get_response(request))
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        early = self.before(request)
+        if early is not None:
+            return self.after(request, early)
+        get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
+        return self.after(request, await get_response(request))
 
 
-class ProblemResponseMiddleware:
+class ProblemResponseMiddleware(_BeforeAfterMiddleware):
     """Replace any non-JSON 4xx/5xx (Django's HTML 404/500, CSRF, DEBUG pages) with a problem."""
 
-    def __init__(self, get_response: Handler) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        response = self.get_response(request)
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if response.status_code < 400 or "json" in response.get("Content-Type", ""):
             return response
         replacement = problem_response(request, response.status_code)
@@ -30,17 +64,14 @@ class ProblemResponseMiddleware:
         return replacement
 
 
-class RequestSizeGuardMiddleware:
+class RequestSizeGuardMiddleware(_BeforeAfterMiddleware):
     """Refuse bodies over MAX_REQUEST_BODY_BYTES and unreadable Content-Length up front.
 
     DRF's parsers read the stream directly, past Django's DATA_UPLOAD_MAX_MEMORY_SIZE,
     so the limit is enforced here, before anything reads the body.
     """
 
-    def __init__(self, get_response: Handler) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+    def before(self, request: HttpRequest) -> HttpResponseBase | None:
         raw_length = request.META.get("CONTENT_LENGTH") or "0"
         try:
             length = int(raw_length)
@@ -60,4 +91,4 @@ class RequestSizeGuardMiddleware:
                 code="request_too_large",
                 detail=f"The body may hold at most {settings.MAX_REQUEST_BODY_BYTES} bytes.",
             )
-        return self.get_response(request)
+        return None

@@ -52,7 +52,6 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
@@ -67,7 +66,6 @@ MIDDLEWARE = [
     "belote_project.middleware.ProblemResponseMiddleware",
     "belote_project.middleware.RequestSizeGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -97,17 +95,24 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------
+# Served under ASGI (docs/deploy.md), every request runs its sync code in a new thread, so
+# persistent per-thread connections would never be reused: CONN_MAX_AGE stays 0 and
+# PostgreSQL connections come from psycopg's pool instead (DB_POOL_MAX_SIZE=0: no pool).
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'belote.sqlite3'}"),
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
+        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'belote.sqlite3'}"), conn_max_age=0
     )
 }
+_db_pool_max_size = env_int("DB_POOL_MAX_SIZE", 10)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _db_pool_max_size:
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": _db_pool_max_size,
+        "timeout": env_int("DB_POOL_TIMEOUT", 10),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write concurrently: WAL plus IMMEDIATE transactions
     # make them wait for each other instead of failing with "database is locked".
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -185,8 +190,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_USE_FINDERS = DEBUG
-WHITENOISE_AUTOREFRESH = DEBUG
 
 # Bodies above this are refused with 413 before anything reads them.
 MAX_REQUEST_BODY_BYTES = env_int("MAX_REQUEST_BODY_BYTES", 256 * 1024)

@@ -27,9 +27,11 @@ def test_every_service_has_a_healthcheck(services):
         assert service["healthcheck"]["test"], name
 
 
-def test_web_runs_gunicorn_after_migrating(services):
-    assert "gunicorn" in command_of(services["web"])
-    assert "migrate" in command_of(services["web"])
+def test_web_runs_the_asgi_app_under_gunicorn_after_migrating(services):
+    command = command_of(services["web"])
+    assert "migrate" in command
+    assert "gunicorn belote_project.asgi:application" in command
+    assert "--worker-class uvicorn_worker.UvicornWorker" in command
     assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
 
 
