@@ -91,7 +91,7 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Bot strength (duplicate) and decision times.")
-    parser.add_argument("--deals", type=int, default=400, help="cap of duplicate deals per match")
+    parser.add_argument("--deals", type=int, default=600, help="cap of duplicate deals per match")
     parser.add_argument("--min-deals", type=int, default=80)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)

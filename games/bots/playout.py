@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from games.bots.cardplay import play_card
-from games.rules.cards import POINTS, WIN_KEYS
-from games.rules.play import legal_cards_mask
+from games.rules.cards import LAST_TRICK_BONUS, POINTS
+from games.rules.play import legal_cards_mask, winning
 
-LAST_TRICK_BONUS = 10
+
+def close_trick(trick: tuple[int, ...], leader: int, trump: int, *, last: bool) -> tuple[int, int]:
+    """The winner of a full trick and the points it carries (with the last-trick bonus)."""
+    winner = (leader + winning(trick, trump)[0]) & 3
+    table = POINTS[trump]
+    won = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
+    return winner, (won + LAST_TRICK_BONUS) if last else won
 
 
 class Table:
@@ -74,16 +80,7 @@ class Table:
         self.trick = trick
         if len(trick) < 4:
             return
-        keys = WIN_KEYS[4 * self.trump + (trick[0] & 3)]
-        best = 0
-        for index in (1, 2, 3):
-            if keys[trick[index]] > keys[trick[best]]:
-                best = index
-        winner = (self.leader + best) & 3
-        table = POINTS[self.trump]
-        won = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
-        if not self.hands[0]:
-            won += LAST_TRICK_BONUS
+        winner, won = close_trick(trick, self.leader, self.trump, last=not self.hands[0])
         self.points[winner & 1] += won
         self.tricks[winner & 1] += 1
         self.leader = winner

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.bots.playout import LAST_TRICK_BONUS, Table
+from games.bots.playout import Table, close_trick
 from games.bots.tables import STRENGTH
-from games.rules.cards import POINTS, WIN_KEYS
 from games.rules.play import legal_cards_mask
 
 #: final margin for the searching team from (points, tricks) of both teams (an Objective)
@@ -111,13 +110,7 @@ class Solver:
         try:
             if len(trick) < 4:
                 return self._search(hands, trick, leader, points, tricks, alpha, beta)
-            keys = WIN_KEYS[4 * self.trump + (trick[0] & 3)]
-            best = max(range(4), key=lambda index: keys[trick[index]])
-            winner = (leader + best) & 3
-            table = POINTS[self.trump]
-            won = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
-            if not hands[0]:
-                won += LAST_TRICK_BONUS
+            winner, won = close_trick(trick, leader, self.trump, last=not hands[0])
             team = winner & 1
             points[team] += won
             tricks[team] += 1
