@@ -172,7 +172,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+# Periodic tasks (one beat process runs them: `worker --beat` locally, `scheduler` in
+# compose). Each is idempotent, so a late or doubled run is harmless.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "requeue-stalled-bot-turns": {
+        "task": "games.tasks.requeue_stalled_bot_turns",
+        "schedule": 15.0,
+    },
+    "purge-idempotency-records": {
+        "task": "games.tasks.purge_idempotency_records",
+        "schedule": 3600.0,
+    },
+}
 CELERY_BEAT_SCHEDULE_FILENAME = env_str(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule")
 )
