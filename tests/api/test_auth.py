@@ -1,4 +1,7 @@
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from accounts.models import AccessToken
 from tests.conftest import PASSWORD
@@ -112,3 +115,31 @@ def test_logout_keeps_the_users_other_tokens(auth_client, user):
     phone.post("/api/v1/auth/logout")
 
     assert tablet.get("/api/v1/me").status_code == 200
+
+
+def test_an_expired_token_is_401_invalid_token(auth_client, user):
+    client = auth_client(user)
+    AccessToken.objects.filter(user=user).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    response = client.get("/api/v1/me")
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_token"
+
+
+def test_a_deactivated_users_token_stops_working(auth_client, user):
+    client = auth_client(user)
+    user.is_active = False
+    user.save()
+
+    assert client.get("/api/v1/me").status_code == 401
+
+
+def test_login_ignores_the_case_of_the_username(api_client, make_user):
+    make_user(username="Erin")
+
+    response = api_client.post(
+        "/api/v1/auth/token", {"username": "erin", "password": PASSWORD}, format="json"
+    )
+
+    assert response.status_code == 200
