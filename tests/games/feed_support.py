@@ -1,11 +1,15 @@
 """Helpers for the feed tests: a seated table, random play, and what each seat must not see."""
 
+import asyncio
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
+
+from asgiref.sync import sync_to_async
+from django.db import connections
 
 from accounts.models import User
 from games import event_store, rules
@@ -109,3 +113,18 @@ def sse_events(frames: list[dict[str, str]]) -> list[dict[str, Any]]:
         assert frame["id"] == str(event["seq"])
         assert frame["event"] == event["type"]
     return events
+
+
+Result = TypeVar("Result")
+
+
+def run_closing_connections(scenario: Callable[[], Coroutine[Any, Any, Result]]) -> Result:
+    """asyncio.run, then close the connections sync_to_async's thread opened."""
+
+    async def then_close() -> Result:
+        try:
+            return await scenario()
+        finally:
+            await sync_to_async(connections.close_all)()
+
+    return asyncio.run(then_close())

@@ -1,34 +1,18 @@
 """The stream generator and the long-poll, driven in-process on an event loop."""
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable
 
 import pytest
-from asgiref.sync import sync_to_async
-from django.db import connections
 
 from accounts.models import User
 from games.feed import listener, waiting
 from games.feed.selectors import FeedViewer
-from tests.games.feed_support import play_random, seated_table
+from tests.games.feed_support import play_random, run_closing_connections, seated_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 WAIT_SECONDS = 20.0
-Result = TypeVar("Result")
-
-
-def _run(scenario: Callable[[], Coroutine[Any, Any, Result]]) -> Result:
-    """asyncio.run, closing the connections the views' worker thread opened."""
-
-    async def then_close() -> Result:
-        try:
-            return await scenario()
-        finally:
-            await sync_to_async(connections.close_all)()
-
-    return asyncio.run(then_close())
 
 
 @pytest.fixture
@@ -60,7 +44,7 @@ def test_a_silent_stream_sends_keepalive_comments(
         finally:
             await stream.aclose()
 
-    frames = _run(scenario)
+    frames = run_closing_connections(scenario)
 
     assert frames[0] == b"retry: 3000\n\n"
     assert frames[-1] == b": keep-alive\n\n"
@@ -78,7 +62,7 @@ def test_a_client_leaving_the_stream_leaves_no_waiter_behind(viewer: FeedViewer)
         game_listener = listener._listeners[asyncio.get_running_loop()]
         return dict(game_listener._waiters)
 
-    assert _run(scenario) == {}
+    assert run_closing_connections(scenario) == {}
 
 
 def test_a_long_poll_on_a_finished_game_does_not_wait(
@@ -94,7 +78,7 @@ def test_a_long_poll_on_a_finished_game_does_not_wait(
         page = await waiting.wait_for_page(viewer, after=version, limit=10, wait=WAIT_SECONDS)
         return loop.time() - started, page.last_seq
 
-    seconds, last_seq = _run(scenario)
+    seconds, last_seq = run_closing_connections(scenario)
 
     assert seconds < WAIT_SECONDS / 2
     assert last_seq == version
