@@ -59,7 +59,7 @@ def test_parked_long_polls_hold_no_thread_and_all_wake(make_user: Callable[..., 
     table = seated_table(make_user)
     version = play_random(table, 2)
     token = access_token_issue(user=table.players[0])
-    app = with_feed_handler(get_asgi_application())  # type: ignore[arg-type]
+    app = with_feed_handler(get_asgi_application())
     path = f"/api/v1/games/{table.game_id}/events"
 
     async def scenario() -> tuple[int, list[tuple[int, Any]]]:
