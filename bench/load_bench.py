@@ -96,6 +96,7 @@ def server_command(port: int, workers: int) -> list[str]:
         "--workers", str(workers),
         "--bind", f"127.0.0.1:{port}",
         "--graceful-timeout", "5",
+        "--keep-alive", "75",
     ]  # fmt: skip
 
 
