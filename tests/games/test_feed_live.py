@@ -1,14 +1,13 @@
-"""Long-poll and Server-Sent Events against a real ASGI server (uvicorn, as in production).
+"""Long-poll and Server-Sent Events against a real server, started as in production.
 
-The server runs in a subprocess on a free loopback port and reads the test database;
+The server (docs/deploy.md's command, one worker) runs in a subprocess on a free
+loopback port and reads the test database;
 tests commit their data (transactional) so that it sees them, and an event appended
 here reaches the server's listener through PostgreSQL NOTIFY.
 """
 
 import os
-import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -21,6 +20,7 @@ from django.db import connection
 
 from accounts.models import User
 from accounts.services import access_token_issue
+from bench.load_bench import ROOT, free_port, server_command
 from tests.games.feed_support import (
     Table,
     foreign_cards_seen,
@@ -37,13 +37,6 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 LONG_POLL_SECONDS = 20
 HTTP_TIMEOUT = 30.0
 SERVER_START_SECONDS = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _database_url() -> str:
@@ -71,16 +64,16 @@ def _wait_until_serving(base_url: str, server: subprocess.Popen[bytes], log: Any
 def base_url(django_db_setup: None) -> Iterator[str]:
     if connection.vendor != "postgresql":
         pytest.skip("the live feed tests need PostgreSQL")
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "belote_project.settings",
         "DATABASE_URL": _database_url(),
     }
-    command = [sys.executable, "-m", "uvicorn", "belote_project.asgi:application"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     with tempfile.TemporaryFile() as log:
-        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            server_command(port, workers=1), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
         try:
             url = f"http://127.0.0.1:{port}"
             _wait_until_serving(url, server, log)
