@@ -91,8 +91,8 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Bot strength (duplicate) and decision times.")
-    parser.add_argument("--deals", type=int, default=600, help="cap of duplicate deals per match")
-    parser.add_argument("--min-deals", type=int, default=80)
+    parser.add_argument("--deals", type=int, default=800, help="cap of duplicate deals per match")
+    parser.add_argument("--min-deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timing-views", type=int, default=200)

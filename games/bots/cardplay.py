@@ -11,6 +11,7 @@ from __future__ import annotations
 from games.bots.tables import ABOVE, BEATS, CHEAP, POINTS, STRENGTH, SUIT_MASKS, highest, lowest
 
 _KEEP_MASTER = 12  # a master plain card is worth keeping about this much
+PULL_WITH_LOW_TRUMPS_FROM = 3  # the taker without the master trump leads low from this many
 
 
 def play_card(  # noqa: PLR0917 (positional: the playouts' inner loop)
@@ -57,7 +58,7 @@ def _lead(  # noqa: PLR0917 (positional: the playouts' inner loop)
         top = highest(my_trumps, strength)
         if _is_master(top, trump, others):
             return top
-        if seat == taker and my_trumps.bit_count() >= 3:
+        if seat == taker and my_trumps.bit_count() >= PULL_WITH_LOW_TRUMPS_FROM:
             return lowest(my_trumps, strength)
     best_master = -1
     best_points = -1
