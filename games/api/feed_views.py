@@ -10,7 +10,13 @@ from uuid import UUID
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -171,7 +177,8 @@ class GameStreamApi(AsyncApiView):
             "with `id:` its seq, `event:` its type and `data:` the same JSON object as "
             "an item of `events` in the events list. A comment line is sent every 15 s "
             "of silence. The stream ends after `game_finished`; a client reconnecting "
-            "with `Last-Event-ID` resumes after that seq."
+            "with `Last-Event-ID` resumes after that seq. A finished game with nothing "
+            "after the cursor answers 204, which stops an EventSource from reconnecting."
         ),
         parameters=[
             InputSerializer,
@@ -186,6 +193,7 @@ class GameStreamApi(AsyncApiView):
             (200, "text/event-stream"): OpenApiResponse(
                 OpenApiTypes.STR, description="The event stream."
             ),
+            204: OpenApiResponse(description="The game is over and the caller has seen it all."),
             **problem_responses({400: "`after` or `Last-Event-ID` is invalid."}),
         },
     )
@@ -194,10 +202,13 @@ class GameStreamApi(AsyncApiView):
         raw = {"after": resume_from} if resume_from is not None else request.query_params
         query = self.InputSerializer(data=raw)
         query.is_valid(raise_exception=True)
+        after = query.validated_data["after"]
         viewer = await _viewer(request, kwargs["game_id"])
+        first = await wait_for_page(viewer, after=after, limit=1, wait=0)
+        if first.finished and first.version <= after:
+            return HttpResponse(status=204)
         response = StreamingHttpResponse(
-            event_stream(viewer, after=query.validated_data["after"]),
-            content_type="text/event-stream",
+            event_stream(viewer, after=after), content_type="text/event-stream"
         )
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # a buffering proxy would hold events back

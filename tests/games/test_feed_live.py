@@ -216,3 +216,15 @@ def test_a_whole_game_streams_to_each_seat_without_another_seats_cards(
         assert events[-1]["type"] == "game_finished"
         assert events[-1]["seq"] == version
         assert foreign_cards_seen(events, seat, secrets) == []
+
+
+def test_reconnecting_to_a_finished_game_seen_to_its_end_is_a_204(
+    base_url: str, make_user: Callable[..., User]
+) -> None:
+    table = seated_table(make_user, target=1)
+    version = play_random(table, 400)
+    client = _client(base_url, table.players[0])
+    url = f"/api/v1/games/{table.game_id}/stream"
+
+    assert client.get(url, headers={"Last-Event-ID": str(version)}).status_code == 204
+    assert client.get(url, headers={"Last-Event-ID": str(version - 1)}).status_code == 200
