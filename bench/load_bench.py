@@ -108,17 +108,18 @@ def free_port() -> int:
 
 
 def wait_until_serving(base_url: str, server: subprocess.Popen[bytes]) -> None:
+    """Return once the server answers HTTP; RuntimeError if it exits or takes over 30 s."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit("the server exited during start-up")
+            raise RuntimeError("the server exited during start-up")
         try:
             httpx.get(f"{base_url}/healthz", timeout=1.0)
         except httpx.TransportError:
-            time.sleep(0.2)
+            time.sleep(0.1)
         else:
             return
-    raise SystemExit("the server did not start within 30 s")
+    raise RuntimeError("the server did not start within 30 s")
 
 
 class ServerCpu:

@@ -20,7 +20,7 @@ from django.db import connection
 
 from accounts.models import User
 from accounts.services import access_token_issue
-from bench.load_bench import ROOT, free_port, server_command
+from bench.load_bench import ROOT, free_port, server_command, wait_until_serving
 from tests.games.feed_support import (
     Table,
     foreign_cards_seen,
@@ -36,28 +36,12 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 # Generous bounds: a working wakeup answers in milliseconds, a broken one only at these.
 LONG_POLL_SECONDS = 20
 HTTP_TIMEOUT = 30.0
-SERVER_START_SECONDS = 30.0
 
 
 def _database_url() -> str:
     db = connection.settings_dict
     credentials = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     return f"postgres://{credentials}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def _wait_until_serving(base_url: str, server: subprocess.Popen[bytes], log: Any) -> None:
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            log.seek(0)
-            pytest.fail(f"the server exited: {log.read().decode()}")
-        try:
-            httpx.get(f"{base_url}/healthz", timeout=1.0)
-        except httpx.TransportError:
-            time.sleep(0.1)
-        else:
-            return
-    pytest.fail("the server did not start in time")
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +60,11 @@ def base_url(django_db_setup: None) -> Iterator[str]:
         )
         try:
             url = f"http://127.0.0.1:{port}"
-            _wait_until_serving(url, server, log)
+            try:
+                wait_until_serving(url, server)
+            except RuntimeError as error:
+                log.seek(0)
+                pytest.fail(f"{error}: {log.read().decode()}")
             yield url
         finally:
             server.terminate()
