@@ -1,4 +1,6 @@
-"""The ASGI application production serves (docs/deploy.md), static files in front."""
+"""The ASGI application production serves (docs/deploy.md): static files in front, the
+live feed's paths on a handler without a thread per parked client (games/feed/asgi.py),
+Django for the rest."""
 
 import os
 
@@ -8,5 +10,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "belote_project.settings")
 django_application = get_asgi_application()
 
 from belote_project.static_files import with_static_files_asgi  # noqa: E402
+from games.feed.asgi import with_feed_handler  # noqa: E402
 
-application = with_static_files_asgi(django_application)
+application = with_static_files_asgi(with_feed_handler(django_application))

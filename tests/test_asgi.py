@@ -8,6 +8,7 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from belote_project.asgi import application
+from games.feed.asgi import SharedThreadASGIHandler
 
 
 def get(path):
@@ -40,3 +41,22 @@ def test_unknown_paths_and_static_files_are_404_problems(path):
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
     assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_feed_is_wired_through_its_shared_thread_handler(monkeypatch):
+    served = []
+    handle = SharedThreadASGIHandler.__call__
+
+    async def spy(self, scope, receive, send):
+        served.append(scope["path"])
+        await handle(self, scope, receive, send)
+
+    monkeypatch.setattr(SharedThreadASGIHandler, "__call__", spy)
+    path = "/api/v1/games/8d7cf2a0-3f55-4f1e-9d8a-0a6f1b2c3d4e/events"
+
+    response = get(path)
+
+    assert served == [path]
+    assert response.status_code == 401
+    assert response.headers["content-type"] == "application/problem+json"
