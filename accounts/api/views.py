@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import AccessToken, User
-from accounts.services import access_token_revoke, user_login, user_register
+from accounts.services import access_token_issue, access_token_revoke, user_login, user_register
 from accounts.throttles import LoginThrottle, RegisterThrottle
 from belote_project.schema import problem_responses
 
@@ -45,8 +45,8 @@ class RegisterApi(APIView):
     def post(self, request: Request) -> Response:
         credentials = CredentialsSerializer(data=request.data)
         credentials.is_valid(raise_exception=True)
-        user_register(**credentials.validated_data)
-        return _token_response(user_login(**credentials.validated_data), status.HTTP_201_CREATED)
+        user = user_register(**credentials.validated_data)
+        return _token_response(access_token_issue(user=user), status.HTTP_201_CREATED)
 
 
 class TokenApi(APIView):
