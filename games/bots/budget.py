@@ -16,8 +16,8 @@ class Budget:
     one), and only then may the choice depend on the machine's speed.
     """
 
-    samples: int = 24
-    bid_samples: int = 32
+    samples: int = 64
+    bid_samples: int = 48
     exact_tricks: int = 3
     deadline: float | None = None
 

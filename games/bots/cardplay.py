@@ -9,6 +9,7 @@ hands themselves, so the same code plays a cheap double-dummy game.
 from __future__ import annotations
 
 from games.bots.tables import ABOVE, BEATS, CHEAP, POINTS, STRENGTH, SUIT_MASKS, highest, lowest
+from games.rules.play import winning
 
 _KEEP_MASTER = 12  # a master plain card is worth keeping about this much
 PULL_WITH_LOW_TRUMPS_FROM = 3  # the taker without the master trump leads low from this many
@@ -118,11 +119,7 @@ def _follow(  # noqa: PLR0917 (positional: the playouts' inner loop)
     table = 4 * trump + led
     beats = BEATS[table]
     strength = STRENGTH[trump]
-    winner = 0
-    for index in range(1, len(trick)):
-        if beats[trick[winner]] >> trick[index] & 1:
-            winner = index
-    winning_card = trick[winner]
+    winner, winning_card = winning(trick, trump)
     threat = _threat(seat, len(trick), led, trump, holdings)
     partner_wins = (leader + winner) & 3 == seat ^ 2
     if partner_wins and not beats[winning_card] & threat:

@@ -1,5 +1,6 @@
 """Every level answers with one of the seat's legal actions, in every phase."""
 
+import time
 from collections import Counter
 
 import pytest
@@ -42,3 +43,17 @@ def test_a_seat_with_nothing_to_do_is_refused():
     state, seat = next(positions(1, seed=1))
     with pytest.raises(ValueError, match="no legal action"):
         choose_action(rules.view(state, (seat + 1) % 4), 0, "basic")
+
+
+def test_a_passed_deadline_still_gives_a_legal_expert_choice():
+    expired = Budget(deadline=time.monotonic() - 1.0)
+    for number, (state, seat) in enumerate(positions(20, seed=9)):
+        seen = rules.view(state, seat)
+        assert choose_action(seen, number, "expert", budget=expired) in seen["legal_actions"]
+
+
+def test_the_budget_may_be_a_dict_of_its_fields():
+    state, seat = next(positions(1, seed=2))
+    seen = rules.view(state, seat)
+    as_dict = choose_action(seen, 4, "expert", budget={"samples": 2, "bid_samples": 2})
+    assert as_dict == choose_action(seen, 4, "expert", budget=Budget(samples=2, bid_samples=2))
