@@ -17,29 +17,48 @@ Converter = Callable[[Any, Any, Any], Any]
 
 
 class ModelColumns(Generic[M]):
-    """All concrete columns of `model` in a SELECT list, and rows of them back to instances."""
+    """Columns of `model` in a SELECT list (all concrete ones unless `names` are given),
+    and rows of them back to converted values or to instances."""
 
-    def __init__(self, model: type[M]) -> None:
+    def __init__(self, model: type[M], names: Sequence[str] = ()) -> None:
         self.model = model
-        self._fields = list(model._meta.concrete_fields)
+        self._fields: list[models.Field[Any, Any]] = (
+            [_concrete(model, name) for name in names]
+            if names
+            else list(model._meta.concrete_fields)
+        )
         self._attnames = [field.attname for field in self._fields]
         # Concrete fields always have a column.
         self._columns = [str(field.column) for field in self._fields]
         self.width = len(self._fields)
         self._converters: dict[str, list[tuple[int, list[Converter], Any]]] = {}
 
-    def select(self, alias: str) -> str:
-        """`alias.col, alias.col, ...` in the order `instance` expects them."""
-        quote = connection.ops.quote_name
-        return ", ".join(f"{alias}.{quote(column)}" for column in self._columns)
+    def quoted(self) -> list[str]:
+        """The column names, quoted for the database."""
+        return [connection.ops.quote_name(column) for column in self._columns]
 
-    def instance(self, values: Sequence[Any]) -> M:
-        """An instance from this model's slice of a row, as if the ORM had loaded it."""
-        converted = list(values)
+    def select(self, alias: str) -> str:
+        """`alias.col, alias.col, ...` in the order `values` and `instance` expect them."""
+        return ", ".join(f"{alias}.{column}" for column in self.quoted())
+
+    def prepared(self, values: Sequence[Any]) -> list[Any]:
+        """Values in column order as the ORM would send them to the database."""
+        return [
+            field.get_db_prep_save(value, connection)
+            for field, value in zip(self._fields, values, strict=True)
+        ]
+
+    def values(self, row: Sequence[Any]) -> list[Any]:
+        """This model's slice of a row as the ORM would return its values."""
+        converted = list(row)
         for index, converters, column in self._converters_for_connection():
             for convert in converters:
                 converted[index] = convert(converted[index], column, connection)
-        return self.model.from_db(connection.alias, self._attnames, converted)
+        return converted
+
+    def instance(self, row: Sequence[Any]) -> M:
+        """An instance from this model's slice of a row, as if the ORM had loaded it."""
+        return self.model.from_db(connection.alias, self._attnames, self.values(row))
 
     def _converters_for_connection(self) -> list[tuple[int, list[Converter], Any]]:
         known = self._converters.get(connection.vendor)
@@ -55,6 +74,17 @@ class ModelColumns(Generic[M]):
                     known.append((index, converters, column))
             self._converters[connection.vendor] = known
         return known
+
+
+def param(model: type[models.Model], name: str, value: Any) -> Any:
+    """`value` as the ORM would send it to the database for `model`'s field `name`."""
+    return _concrete(model, name).get_db_prep_save(value, connection)
+
+
+def _concrete(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column, not the other end of a relation
+    return field
 
 
 def table(model: type[models.Model]) -> str:

@@ -1,11 +1,15 @@
 """A game's event stream: the only code that reads or writes `GameEvent` and `GameSnapshot`.
 
 - `append` inserts new events at `expected_version + 1 ...` in one multi-row INSERT.
-  A concurrent writer that got there first makes the unique `(game, seq)` index fail
-  inside a savepoint: that is `ConcurrencyConflict`, never a duplicate or a gap. The
-  same transaction updates the `Game` read model, stores a snapshot at hand
-  boundaries and issues `pg_notify` (delivered only on commit).
-- `load` reads the newest snapshot of this engine version plus the events after it.
+  A seq that a concurrent writer took first is skipped by `ON CONFLICT DO NOTHING`
+  (the unique `(game, seq)` index); fewer rows inserted than events given is
+  `ConcurrencyConflict`, never a duplicate or a gap. The same transaction moves the
+  `Game` read model on from `expected_version` (the optimistic check; that UPDATE also
+  issues `pg_notify`, delivered only on commit) and stores a snapshot at hand boundaries.
+- `load` reads the newest snapshot of this engine version plus the events after it, in
+  one statement.
+- The hot statements are written once in SQL (belote_project/rows.py converts values as
+  the ORM would): compiling ORM queries per request cost more CPU than running them.
 - `load_events_after` / `viewer_events_after` serve the feed: events as stored
   (upcast by the rules package) or as one viewer may see them (rules `redact`).
 """
@@ -16,12 +20,14 @@ import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 from uuid import UUID
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
+from belote_project.rows import ModelColumns, param, table
 from games import rules
 from games.models import ActorKind, Game, GameEvent, GameSnapshot
 
@@ -98,36 +104,43 @@ def append(
     if not events:
         return []
     now = timezone.now()
-    rows = [
-        _row(game, seq, event, actor, now)
+    stored = [
+        StoredEvent(seq=seq, event=event, actor_kind=actor.kind, created_at=now)
         for seq, event in enumerate(events, start=expected_version + 1)
     ]
-    new_version = rows[-1].seq
+    new_version = stored[-1].seq
+    wire = [rules.event_to_dict(event) for event in events]
+    fields = _read_model(state_after, new_version)
+    # Its own transaction (a savepoint only if the caller has one open, so that a conflict
+    # leaves the caller's transaction usable); ON CONFLICT needs no inner savepoint.
     with transaction.atomic():
-        try:
-            with transaction.atomic():
-                GameEvent.objects.bulk_create(rows)
-        except IntegrityError as exc:
-            raise ConcurrencyConflict(game.id, expected_version) from exc
+        if not _insert_events(game.id, expected_version, wire, actor, now):
+            raise ConcurrencyConflict(game.id, expected_version)
         # Guards against a gap too: a caller whose expected_version is ahead of the
         # stream matches no row here.
-        fields = _read_model(state_after, new_version)
-        if not Game.objects.filter(pk=game.pk, version=expected_version).update(
-            **fields, updated_at=now
-        ):
+        if not _move_read_model(game.id, expected_version, fields, now):
             raise ConcurrencyConflict(game.id, expected_version)
-        for name, value in fields.items():
+        for name, value in {**fields, "updated_at": now}.items():
             setattr(game, name, value)
-        if any(row.type in HAND_BOUNDARIES for row in rows):
+        if any(item["type"] in HAND_BOUNDARIES for item in wire):
             _store_snapshot(game, new_version, state_after)
-        _notify(game.id, new_version)
-    return [_stored(row, event) for row, event in zip(rows, events, strict=True)]
+    return stored
 
 
 def load(game_id: UUID) -> LoadedGame:
-    """The current state: newest usable snapshot plus the events after it."""
-    state, after = _latest_snapshot(game_id, up_to=None)
-    tail = load_events_after(game_id, after)
+    """The current state: newest usable snapshot plus the events after it, in one query."""
+    with connection.cursor() as cursor:
+        game = param(GameEvent, "game", game_id)
+        cursor.execute(_load_sql(), {"game": game, "engine": rules.ENGINE_VERSION})
+        rows = cursor.fetchall()
+    state, after = rules.new_game(), 0
+    if rows and rows[0][0] == _SNAPSHOT_ROW:
+        snapshot_state = _unpickled(rows[0][2])
+        if snapshot_state is None:  # a broken cache is rebuilt, never fatal
+            return replay_all(game_id)
+        state, after = snapshot_state, rows[0][1]
+        rows = rows[1:]
+    tail = [_stored_of(row[3:]) for row in rows]
     state = rules.replay([stored.event for stored in tail], state)
     return LoadedGame(state=state, version=tail[-1].seq if tail else after)
 
@@ -151,10 +164,11 @@ def load_events_after(
     game_id: UUID, after_seq: int, *, limit: int | None = None
 ) -> list[StoredEvent]:
     """Events with `seq > after_seq` in order, upcast to the current schema."""
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after_seq).order_by("seq")
-    if limit is not None:
-        rows = rows[:limit]
-    return [_stored(row, _event_of(row)) for row in rows]
+    sql = _events_sql() + ("" if limit is None else " LIMIT %s")
+    params = [param(GameEvent, "game", game_id), after_seq]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params if limit is None else [*params, limit])
+        return [_stored_of(row) for row in cursor.fetchall()]
 
 
 def viewer_events_after(
@@ -203,29 +217,45 @@ def served_event(stored: StoredEvent, visible: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def _row(game: Game, seq: int, event: rules.Event, actor: Actor, now: datetime) -> GameEvent:
-    stored = dict(rules.event_to_dict(event))
-    event_type = stored.pop("type")
-    schema_version = stored.pop("v")
-    return GameEvent(
-        game=game,
-        seq=seq,
-        type=event_type,
-        schema_version=schema_version,
-        payload=stored,
-        actor_kind=actor.kind,
-        actor_user_id=actor.user_id,
-        created_at=now,
+# The columns of an event a load needs, in this order.
+_EVENT = ModelColumns(
+    GameEvent, ("seq", "type", "schema_version", "payload", "actor_kind", "created_at")
+)
+_INSERTED = ModelColumns(
+    GameEvent,
+    ("game", "seq", "type", "schema_version", "payload", "actor_kind", "actor_user", "created_at"),
+)
+
+
+# `load` returns the snapshot (if any) and the events after it as one list of rows:
+# the snapshot's row first, marked in the first column.
+_SNAPSHOT_ROW, _EVENT_ROW = 0, 1
+
+
+def _stored_of(row: Sequence[Any]) -> StoredEvent:
+    seq, event_type, schema_version, payload, actor_kind, created_at = _EVENT.values(row)
+    event = rules.event_from_dict({**payload, "type": event_type, "v": schema_version})
+    return StoredEvent(seq=seq, event=event, actor_kind=actor_kind, created_at=created_at)
+
+
+@cache
+def _events_sql() -> str:
+    return (
+        f"SELECT {_EVENT.select('e')} FROM {table(GameEvent)} e "  # noqa: S608 (no input)
+        "WHERE e.game_id = %s AND e.seq > %s ORDER BY e.seq"
     )
 
 
-def _event_of(row: GameEvent) -> rules.Event:
-    return rules.event_from_dict({**row.payload, "type": row.type, "v": row.schema_version})
-
-
-def _stored(row: GameEvent, event: rules.Event) -> StoredEvent:
-    return StoredEvent(
-        seq=row.seq, event=event, actor_kind=row.actor_kind, created_at=row.created_at
+@cache
+def _load_sql() -> str:
+    snapshots = table(GameSnapshot)
+    return (
+        f"WITH snapshot AS (SELECT seq, state FROM {snapshots} "  # noqa: S608 (no input)
+        "WHERE game_id = %(game)s AND engine_version = %(engine)s ORDER BY seq DESC LIMIT 1) "
+        f"SELECT {_SNAPSHOT_ROW}, seq, state, {', '.join(['NULL'] * _EVENT.width)} FROM snapshot "
+        f"UNION ALL SELECT {_EVENT_ROW}, NULL, NULL, {_EVENT.select('e')} "
+        f"FROM {table(GameEvent)} e WHERE e.game_id = %(game)s "
+        "AND e.seq > COALESCE((SELECT seq FROM snapshot), 0) ORDER BY 1, 2, 4"
     )
 
 
@@ -242,15 +272,21 @@ def _latest_snapshot(game_id: UUID, *, up_to: int | None) -> tuple[rules.GameSta
     ).order_by("-seq")
     if up_to is not None:
         snapshots = snapshots.filter(seq__lte=up_to)
-    for snapshot in snapshots.only("seq", "state")[:1]:
-        try:
-            # Only this module writes snapshots, from states it built itself.
-            state = pickle.loads(bytes(snapshot.state))  # noqa: S301
-        except Exception:  # a broken cache is rebuilt, never fatal
-            break
-        if isinstance(state, rules.GameState):
-            return state, snapshot.seq
+    for seq, pickled in snapshots.values_list("seq", "state")[:1]:
+        state = _unpickled(pickled)
+        if state is not None:
+            return state, seq
     return rules.new_game(), 0
+
+
+def _unpickled(pickled: bytes | memoryview) -> rules.GameState | None:
+    """A snapshot's state, or None if the cache is broken (it is rebuilt, never fatal)."""
+    try:
+        # Only this module writes snapshots, from states it built itself.
+        state = pickle.loads(bytes(pickled))  # noqa: S301
+    except Exception:
+        return None
+    return state if isinstance(state, rules.GameState) else None
 
 
 def _store_snapshot(game: Game, seq: int, state: rules.GameState) -> None:
@@ -260,6 +296,11 @@ def _store_snapshot(game: Game, seq: int, state: rules.GameState) -> None:
         engine_version=rules.ENGINE_VERSION,
         state=pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),
     )
+
+
+# The `Game` columns `append` keeps in step: `_read_model`'s keys, then `updated_at`.
+_READ_MODEL_FIELDS = ("version", "status", "phase", "turn", "scores", "winner", "updated_at")
+_READ_MODEL = ModelColumns(Game, _READ_MODEL_FIELDS)
 
 
 def _read_model(state: rules.GameState, version: int) -> dict[str, Any]:
@@ -274,8 +315,59 @@ def _read_model(state: rules.GameState, version: int) -> dict[str, Any]:
     }
 
 
-def _notify(game_id: UUID, version: int) -> None:
-    if connection.vendor != "postgresql":
-        return
+def _insert_events(
+    game_id: UUID,
+    expected_version: int,
+    wire: Sequence[dict[str, Any]],
+    actor: Actor,
+    now: datetime,
+) -> bool:
+    """INSERT the events after `expected_version`; False if any seq was taken already.
+
+    A concurrent writer's uncommitted row makes this wait for its outcome; if it commits,
+    ON CONFLICT skips the row instead of raising, so no savepoint is needed to go on.
+    """
+    rows: list[Any] = []
+    for seq, event in enumerate(wire, start=expected_version + 1):
+        payload = {key: value for key, value in event.items() if key not in {"type", "v"}}
+        values = (game_id, seq, event["type"], event["v"], payload, actor.kind, actor.user_id, now)
+        rows.extend(_INSERTED.prepared(values))
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{game_id}:{version}"])
+        cursor.execute(_insert_sql(len(wire)), rows)
+        return len(cursor.fetchall()) == len(wire)
+
+
+@cache
+def _insert_sql(count: int) -> str:
+    columns = ", ".join(_INSERTED.quoted())
+    row = "(" + ", ".join(["%s"] * _INSERTED.width) + ")"
+    return (
+        f"INSERT INTO {table(GameEvent)} ({columns}) VALUES {', '.join([row] * count)} "  # noqa: S608
+        "ON CONFLICT (game_id, seq) DO NOTHING RETURNING seq"
+    )
+
+
+def _move_read_model(
+    game_id: UUID, expected_version: int, fields: dict[str, Any], now: datetime
+) -> bool:
+    """Move the `Game` row from `expected_version` to the new one; False if it was not there.
+
+    On PostgreSQL the same statement queues the notification (sent only on commit).
+    """
+    params = _READ_MODEL.prepared([*(fields[name] for name in _READ_MODEL_FIELDS[:-1]), now])
+    params += [param(Game, "id", game_id), expected_version]
+    if connection.vendor == "postgresql":
+        params += [NOTIFY_CHANNEL, f"{game_id}:{fields['version']}"]
+    with connection.cursor() as cursor:
+        cursor.execute(_move_sql(connection.vendor), params)
+        return cursor.fetchone() is not None
+
+
+@cache
+def _move_sql(vendor: str) -> str:
+    assignments = ", ".join(f"{column} = %s" for column in _READ_MODEL.quoted())
+    returning = "pg_notify(%s, %s)" if vendor == "postgresql" else "1"
+    return (
+        f"UPDATE {table(Game)} SET {assignments} WHERE id = %s AND version = %s "  # noqa: S608
+        f"RETURNING {returning}"
+    )

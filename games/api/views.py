@@ -134,8 +134,7 @@ class GameDetailApi(APIView):
         },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        game = selectors.game_get(game_id)
-        seats = selectors.table_seats(game)
+        game, seats = selectors.game_table(game_id)
         etag = selectors.view_etag(game, seats)
         if _etag_matches(request.headers.get("If-None-Match"), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_view_headers(etag))

@@ -7,6 +7,7 @@ has moved on, so redelivered or duplicate tasks are harmless.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import timedelta
 from uuid import UUID
 
@@ -20,11 +21,17 @@ from games.models import Game, GameStatus, Seat
 STALLED_AFTER = timedelta(seconds=20)
 
 
-def schedule_bot_turn(game: Game, version: int) -> None:
-    """After commit, queue the bot whose turn it is at `version` (if a bot's turn)."""
+def schedule_bot_turn(game: Game, version: int, *, seats: Sequence[Seat] | None = None) -> None:
+    """After commit, queue the bot whose turn it is at `version` (if a bot's turn).
+
+    `seats`: the table's seats if the caller has them (seats no longer change once the
+    game has started), which saves a query.
+    """
     if game.status != GameStatus.PLAYING or game.turn is None:
         return
-    if not Seat.objects.filter(game=game, seat=game.turn, bot_level__isnull=False).exists():
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game))
+    if not any(row.seat == game.turn and row.bot_level for row in seats):
         return
     game_id = str(game.id)
 

@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
-
 from accounts.models import User
 from games import event_store, rules, selectors
 from games.models import Game, GameStatus, Seat
 from games.services.bot_turns import bot_seed, schedule_bot_turn
 from games.services.errors import (
+    GameNotFoundError,
     GameNotStartedError,
     GameOverError,
     NotSeatedError,
@@ -39,8 +38,7 @@ def game_act(
     *, game_id: UUID, user: User, action: Mapping[str, Any], expected_version: int
 ) -> ActResult:
     """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version."""
-    game = selectors.game_get(game_id)
-    seats = selectors.table_seats(game)
+    game, seats = selectors.game_table(game_id)
     seat = selectors.seat_of(seats, user)
     if seat is None:
         raise NotSeatedError()
@@ -63,10 +61,12 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
 
     Idempotent: a game that has moved on, or whose turn is not a bot's, is left alone.
     """
-    game = Game.objects.filter(pk=game_id, version=expected_version).first()
-    if game is None or game.status != GameStatus.PLAYING or game.turn is None:
+    try:
+        game, seats = selectors.game_table(game_id)
+    except GameNotFoundError:
         return False
-    seats = selectors.table_seats(game)
+    if game.version != expected_version or game.status != GameStatus.PLAYING or game.turn is None:
+        return False
     bot = next((row for row in seats if row.seat == game.turn and row.bot_level), None)
     if bot is None or bot.bot_level is None:
         return False
@@ -107,17 +107,13 @@ def _commit(
 ) -> ActResult:
     after = rules.replay(events, loaded.state)
     try:
-        with transaction.atomic():
-            appended = event_store.append(
-                game,
-                expected_version=loaded.version,
-                events=events,
-                actor=actor,
-                state_after=after,
-            )
-            schedule_bot_turn(game, game.version)
+        appended = event_store.append(
+            game, expected_version=loaded.version, events=events, actor=actor, state_after=after
+        )
     except event_store.ConcurrencyConflict as conflict:
         raise _conflict(game, seats, seat, loaded.version, event_store.load(game.id)) from conflict
+    # After append's transaction (or inside the caller's): either way it runs after commit.
+    schedule_bot_turn(game, game.version, seats=seats)
     return ActResult(
         game=game,
         seats=seats,
