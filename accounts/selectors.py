@@ -29,6 +29,6 @@ def access_token_find(*, token: str) -> AccessToken | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    access_token = _TOKEN.instance(row[: _TOKEN.width])
-    access_token.user = _USER.instance(row[_TOKEN.width :])
+    (access_token,) = _TOKEN.instances([row[: _TOKEN.width]])
+    (access_token.user,) = _USER.instances([row[_TOKEN.width :]])
     return access_token

@@ -7,10 +7,11 @@ and turn each row into instances here, with the same conversions the ORM applies
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 M = TypeVar("M", bound=models.Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -48,31 +49,36 @@ class ModelColumns(Generic[M]):
             for field, value in zip(self._fields, values, strict=True)
         ]
 
-    def values(self, row: Sequence[Any]) -> list[Any]:
-        """This model's slice of a row as the ORM would return its values."""
-        converted = list(row)
-        for index, converters, column in self._converters_for_connection():
-            for convert in converters:
-                converted[index] = convert(converted[index], column, connection)
+    def values(self, rows: Iterable[Sequence[Any]]) -> list[list[Any]]:
+        """This model's slice of each row, converted as the ORM would return the values."""
+        db = connections[DEFAULT_DB_ALIAS]  # resolved once: the proxy costs a lookup per use
+        converters = self._converters_for(db)
+        converted = []
+        for row in rows:
+            values = list(row)
+            for index, field_converters, column in converters:
+                for convert in field_converters:
+                    values[index] = convert(values[index], column, db)
+            converted.append(values)
         return converted
 
-    def instance(self, row: Sequence[Any]) -> M:
-        """An instance from this model's slice of a row, as if the ORM had loaded it."""
-        return self.model.from_db(connection.alias, self._attnames, self.values(row))
+    def instances(self, rows: Iterable[Sequence[Any]]) -> list[M]:
+        """Instances from this model's slice of each row, as if the ORM had loaded them."""
+        return [
+            self.model.from_db(DEFAULT_DB_ALIAS, self._attnames, values)
+            for values in self.values(rows)
+        ]
 
-    def _converters_for_connection(self) -> list[tuple[int, list[Converter], Any]]:
-        known = self._converters.get(connection.vendor)
+    def _converters_for(self, db: BaseDatabaseWrapper) -> list[tuple[int, list[Converter], Any]]:
+        known = self._converters.get(db.vendor)
         if known is None:
             known = []
             for index, field in enumerate(self._fields):
                 column = field.get_col(self.model._meta.db_table)
-                converters = [
-                    *connection.ops.get_db_converters(column),
-                    *field.get_db_converters(connection),
-                ]
+                converters = [*db.ops.get_db_converters(column), *field.get_db_converters(db)]
                 if converters:
                     known.append((index, converters, column))
-            self._converters[connection.vendor] = known
+            self._converters[db.vendor] = known
         return known
 
 

@@ -136,7 +136,7 @@ REDIS_URL = env_str("REDIS_URL", CELERY_BROKER_URL if _broker_is_redis else "")
 # Throttle counters must be shared by every web process, so never a per-process cache.
 CACHES: dict[str, dict[str, Any]] = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "belote_project.cache.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

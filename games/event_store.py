@@ -140,9 +140,9 @@ def load(game_id: UUID) -> LoadedGame:
             return replay_all(game_id)
         state, after = snapshot_state, rows[0][1]
         rows = rows[1:]
-    tail = [_stored_of(row[3:]) for row in rows]
-    state = rules.replay([stored.event for stored in tail], state)
-    return LoadedGame(state=state, version=tail[-1].seq if tail else after)
+    tail = _REPLAYED.values(row[3:] for row in rows)
+    state = rules.replay([_event_of(*values[1:]) for values in tail], state)
+    return LoadedGame(state=state, version=tail[-1][0] if tail else after)
 
 
 def replay_all(game_id: UUID) -> LoadedGame:
@@ -168,7 +168,11 @@ def load_events_after(
     params = [param(GameEvent, "game", game_id), after_seq]
     with connection.cursor() as cursor:
         cursor.execute(sql, params if limit is None else [*params, limit])
-        return [_stored_of(row) for row in cursor.fetchall()]
+        rows = _EVENT.values(cursor.fetchall())
+    return [
+        StoredEvent(seq=seq, event=_event_of(*wire), actor_kind=actor, created_at=created)
+        for seq, *wire, actor, created in rows
+    ]
 
 
 def viewer_events_after(
@@ -217,7 +221,8 @@ def served_event(stored: StoredEvent, visible: dict[str, Any]) -> dict[str, Any]
     }
 
 
-# The columns of an event a load needs, in this order.
+# The columns of an event a replay needs, and those the feed serves too, in this order.
+_REPLAYED = ModelColumns(GameEvent, ("seq", "type", "schema_version", "payload"))
 _EVENT = ModelColumns(
     GameEvent, ("seq", "type", "schema_version", "payload", "actor_kind", "created_at")
 )
@@ -232,10 +237,8 @@ _INSERTED = ModelColumns(
 _SNAPSHOT_ROW, _EVENT_ROW = 0, 1
 
 
-def _stored_of(row: Sequence[Any]) -> StoredEvent:
-    seq, event_type, schema_version, payload, actor_kind, created_at = _EVENT.values(row)
-    event = rules.event_from_dict({**payload, "type": event_type, "v": schema_version})
-    return StoredEvent(seq=seq, event=event, actor_kind=actor_kind, created_at=created_at)
+def _event_of(event_type: str, schema_version: int, payload: dict[str, Any]) -> rules.Event:
+    return rules.event_from_dict({**payload, "type": event_type, "v": schema_version})
 
 
 @cache
@@ -252,8 +255,8 @@ def _load_sql() -> str:
     return (
         f"WITH snapshot AS (SELECT seq, state FROM {snapshots} "  # noqa: S608 (no input)
         "WHERE game_id = %(game)s AND engine_version = %(engine)s ORDER BY seq DESC LIMIT 1) "
-        f"SELECT {_SNAPSHOT_ROW}, seq, state, {', '.join(['NULL'] * _EVENT.width)} FROM snapshot "
-        f"UNION ALL SELECT {_EVENT_ROW}, NULL, NULL, {_EVENT.select('e')} "
+        f"SELECT {_SNAPSHOT_ROW}, seq, state, {', '.join(['NULL'] * _REPLAYED.width)} "
+        f"FROM snapshot UNION ALL SELECT {_EVENT_ROW}, NULL, NULL, {_REPLAYED.select('e')} "
         f"FROM {table(GameEvent)} e WHERE e.game_id = %(game)s "
         "AND e.seq > COALESCE((SELECT seq FROM snapshot), 0) ORDER BY 1, 2, 4"
     )

@@ -20,7 +20,8 @@ from games.services.errors import GameNotFoundError
 SEAT_COUNT = 4
 _GAME = ModelColumns(Game)
 _SEAT = ModelColumns(Seat)
-_USER = ModelColumns(User)
+# Seats show their users' names: the rest of a user's columns is not read.
+_SEAT_USER = ModelColumns(User, ("id", "username"))
 
 
 def game_get(game_id: UUID) -> Game:
@@ -41,24 +42,21 @@ def game_table(game_id: UUID) -> tuple[Game, list[Seat]]:
         rows = cursor.fetchall()
     if not rows:
         raise GameNotFoundError()
-    game = _GAME.instance(rows[0][: _GAME.width])
-    seats = []
-    for row in rows:
-        seat_row = row[_GAME.width : _GAME.width + _SEAT.width]
-        if seat_row[0] is None:  # a table nobody sits at: the LEFT JOIN's empty row
-            continue
-        seat = _SEAT.instance(seat_row)
-        user_row = row[_GAME.width + _SEAT.width :]
-        seat.user = None if user_row[0] is None else _USER.instance(user_row)
+    (game,) = _GAME.instances([rows[0][: _GAME.width]])
+    # A table nobody sits at yet has one row, of NULL seat and user columns.
+    seated = [row[_GAME.width :] for row in rows if row[_GAME.width] is not None]
+    seats = _SEAT.instances(row[: _SEAT.width] for row in seated)
+    for seat, row in zip(seats, seated, strict=True):
+        user_row = row[_SEAT.width :]
+        seat.user = None if user_row[0] is None else _SEAT_USER.instances([user_row])[0]
         seat.game = game
-        seats.append(seat)
     return game, seats
 
 
 @cache
 def _game_table_sql() -> str:
     return (
-        f"SELECT {_GAME.select('g')}, {_SEAT.select('s')}, {_USER.select('u')} "  # noqa: S608
+        f"SELECT {_GAME.select('g')}, {_SEAT.select('s')}, {_SEAT_USER.select('u')} "  # noqa: S608
         f"FROM {table(Game)} g LEFT JOIN {table(Seat)} s ON s.game_id = g.id "
         f"LEFT JOIN {table(User)} u ON u.id = s.user_id "
         "WHERE g.id = %s ORDER BY s.seat"
