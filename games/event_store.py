@@ -30,8 +30,11 @@ from django.utils import timezone
 from belote_project.rows import ModelColumns, param, table
 from games import rules
 from games.models import ActorKind, Game, GameEvent, GameSnapshot
+from games.recent_states import RecentStates
 
 NOTIFY_CHANNEL = "belote_game_events"
+# This process's newest states of the games it served (games/recent_states.py).
+RECENT = RecentStates()
 # After these a hand is over: the state is worth a snapshot.
 HAND_BOUNDARIES = frozenset({"hand_scored", "hand_thrown_in"})
 
@@ -124,25 +127,50 @@ def append(
             setattr(game, name, value)
         if any(item["type"] in HAND_BOUNDARIES for item in wire):
             _store_snapshot(game, new_version, state_after)
+        after = LoadedGame(state=state_after, version=new_version)
+        transaction.on_commit(lambda: RECENT.remember(game.id, after))
     return stored
 
 
 def load(game_id: UUID) -> LoadedGame:
-    """The current state: newest usable snapshot plus the events after it, in one query."""
+    """The current state, in one query: the events after the state this process saw last,
+    else the newest usable snapshot plus the events after it."""
+    game_id = UUID(str(game_id))
+    known = RECENT.get(game_id)
+    loaded = _load_snapshot_and_tail(game_id) if known is None else _load_tail(game_id, known)
+    # Outside a transaction every row read was committed: safe to start from next time.
+    if not connection.in_atomic_block:
+        RECENT.remember(game_id, loaded)
+    return loaded
+
+
+def _load_snapshot_and_tail(game_id: UUID) -> LoadedGame:
     with connection.cursor() as cursor:
         game = param(GameEvent, "game", game_id)
         cursor.execute(_load_sql(), {"game": game, "engine": rules.ENGINE_VERSION})
         rows = cursor.fetchall()
-    state, after = rules.new_game(), 0
+    start = LoadedGame(state=rules.new_game(), version=0)
     if rows and rows[0][0] == _SNAPSHOT_ROW:
         snapshot_state = _unpickled(rows[0][2])
         if snapshot_state is None:  # a broken cache is rebuilt, never fatal
             return replay_all(game_id)
-        state, after = snapshot_state, rows[0][1]
+        start = LoadedGame(state=snapshot_state, version=rows[0][1])
         rows = rows[1:]
-    tail = _REPLAYED.values(row[3:] for row in rows)
-    state = rules.replay([_event_of(*values[1:]) for values in tail], state)
-    return LoadedGame(state=state, version=tail[-1][0] if tail else after)
+    return _replayed(start, _REPLAYED.values(row[3:] for row in rows))
+
+
+def _load_tail(game_id: UUID, known: LoadedGame) -> LoadedGame:
+    with connection.cursor() as cursor:
+        cursor.execute(_events_sql(_REPLAYED), [param(GameEvent, "game", game_id), known.version])
+        return _replayed(known, _REPLAYED.values(cursor.fetchall()))
+
+
+def _replayed(start: LoadedGame, tail: list[list[Any]]) -> LoadedGame:
+    """`start` with the tail's (seq, type, schema_version, payload) rows applied."""
+    if not tail:
+        return start
+    state = rules.replay([_event_of(*values[1:]) for values in tail], start.state)
+    return LoadedGame(state=state, version=tail[-1][0])
 
 
 def replay_all(game_id: UUID) -> LoadedGame:
@@ -164,7 +192,7 @@ def load_events_after(
     game_id: UUID, after_seq: int, *, limit: int | None = None
 ) -> list[StoredEvent]:
     """Events with `seq > after_seq` in order, upcast to the current schema."""
-    sql = _events_sql() + ("" if limit is None else " LIMIT %s")
+    sql = _events_sql(_EVENT) + ("" if limit is None else " LIMIT %s")
     params = [param(GameEvent, "game", game_id), after_seq]
     with connection.cursor() as cursor:
         cursor.execute(sql, params if limit is None else [*params, limit])
@@ -242,9 +270,9 @@ def _event_of(event_type: str, schema_version: int, payload: dict[str, Any]) -> 
 
 
 @cache
-def _events_sql() -> str:
+def _events_sql(columns: ModelColumns[GameEvent]) -> str:
     return (
-        f"SELECT {_EVENT.select('e')} FROM {table(GameEvent)} e "  # noqa: S608 (no input)
+        f"SELECT {columns.select('e')} FROM {table(GameEvent)} e "  # noqa: S608 (no input)
         "WHERE e.game_id = %s AND e.seq > %s ORDER BY e.seq"
     )
 
