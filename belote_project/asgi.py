@@ -4,12 +4,15 @@ Django for the rest."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "belote_project.settings")
-django_application = get_asgi_application()
+django.setup(set_prefix=False)
 
 from belote_project.static_files import with_static_files_asgi  # noqa: E402
+from belote_project.sync_stack import SyncStackASGIHandler  # noqa: E402
 from games.feed.asgi import with_feed_handler  # noqa: E402
 
+# The sync API in one thread hop per request (belote_project/sync_stack.py).
+django_application = SyncStackASGIHandler()
 application = with_static_files_asgi(with_feed_handler(django_application))
