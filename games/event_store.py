@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -97,12 +97,14 @@ def append(
     events: Sequence[rules.Event],
     actor: Actor,
     state_after: rules.GameState,
+    view_after: Mapping[str, Any] | None = None,
 ) -> list[StoredEvent]:
     """Append `events` after `expected_version`, or raise `ConcurrencyConflict`.
 
     `state_after` is the state with the events applied: it feeds the read model and
-    the snapshot. Call inside the command's transaction; side effects belong in
-    `transaction.on_commit` of the caller.
+    the snapshot. `view_after`, if the caller has one, is `rules.view` of it for any
+    seat: its public fields feed the read model without building another view. Side
+    effects belong in `transaction.on_commit` of the caller.
     """
     if not events:
         return []
@@ -113,7 +115,8 @@ def append(
     ]
     new_version = stored[-1].seq
     wire = [rules.event_to_dict(event) for event in events]
-    fields = _read_model(state_after, new_version)
+    public = rules.view(state_after, None) if view_after is None else view_after
+    fields = _read_model(public, new_version)
     # Its own transaction (a savepoint only if the caller has one open, so that a conflict
     # leaves the caller's transaction usable); ON CONFLICT needs no inner savepoint.
     with transaction.atomic():
@@ -184,7 +187,7 @@ def rebuild_read_model(game_id: UUID) -> None:
     """Recompute the `Game` row's cached columns from the events alone."""
     loaded = replay_all(game_id)
     Game.objects.filter(pk=game_id).update(
-        **_read_model(loaded.state, loaded.version), updated_at=timezone.now()
+        **_read_model(rules.view(loaded.state, None), loaded.version), updated_at=timezone.now()
     )
 
 
@@ -334,8 +337,8 @@ _READ_MODEL_FIELDS = ("version", "status", "phase", "turn", "scores", "winner", 
 _READ_MODEL = ModelColumns(Game, _READ_MODEL_FIELDS)
 
 
-def _read_model(state: rules.GameState, version: int) -> dict[str, Any]:
-    public = rules.view(state, None)
+def _read_model(public: Mapping[str, Any], version: int) -> dict[str, Any]:
+    """The `Game` columns from a view of the state (their fields are the same for all seats)."""
     return {
         "version": version,
         "status": public["status"],

@@ -93,10 +93,19 @@ def view_etag(game: Game, seats: Sequence[Seat]) -> str:
 
 
 def game_view(
-    *, game: Game, seats: Sequence[Seat], loaded: event_store.LoadedGame, seat: int | None
+    *,
+    game: Game,
+    seats: Sequence[Seat],
+    loaded: event_store.LoadedGame,
+    seat: int | None,
+    body: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """rules.view for `seat` (None: a spectator; legal_actions included) plus id, version, seats."""
-    body = rules.view(loaded.state, seat)
+    """rules.view for `seat` (None: a spectator; legal_actions included) plus id, version, seats.
+
+    `body`: that rules.view of `loaded.state` if the caller built it already (it is completed
+    in place).
+    """
+    body = rules.view(loaded.state, seat) if body is None else body
     body.update(
         id=str(game.id),
         version=loaded.version,

@@ -287,9 +287,7 @@ class GameActApi(APIView):
         )
         body = {
             "events": event_store.visible_events(result.before, result.appended, result.seat),
-            "game": selectors.game_view(
-                game=result.game, seats=result.seats, loaded=result.after, seat=result.seat
-            ),
+            "game": result.view,
         }
         return Response(
             body,

@@ -32,6 +32,8 @@ class ActResult:
     before: rules.GameState
     after: event_store.LoadedGame
     appended: list[event_store.StoredEvent]
+    # The acting seat's view of the game after the command (selectors.game_view).
+    view: dict[str, Any]
 
 
 def game_act(
@@ -43,7 +45,7 @@ def game_act(
     if seat is None:
         raise NotSeatedError()
     loaded = event_store.load(game.id)
-    _require_playing(loaded.state)
+    _require_playing(game, loaded)
     if loaded.version != expected_version:
         raise _conflict(game, seats, seat, expected_version, loaded)
     try:
@@ -88,8 +90,12 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     return True
 
 
-def _require_playing(state: rules.GameState) -> None:
-    status = rules.view(state, None)["status"]
+def _require_playing(game: Game, loaded: event_store.LoadedGame) -> None:
+    # The read model holds the status at its version: a view is built only if it lags.
+    if game.version == loaded.version:
+        status = game.status
+    else:
+        status = rules.view(loaded.state, None)["status"]
     if status == GameStatus.WAITING:
         raise GameNotStartedError("The game starts when all four seats are filled.")
     if status == GameStatus.FINISHED:
@@ -106,21 +112,29 @@ def _commit(
     actor: event_store.Actor,
 ) -> ActResult:
     after = rules.replay(events, loaded.state)
+    body = rules.view(after, seat)
     try:
         appended = event_store.append(
-            game, expected_version=loaded.version, events=events, actor=actor, state_after=after
+            game,
+            expected_version=loaded.version,
+            events=events,
+            actor=actor,
+            state_after=after,
+            view_after=body,
         )
     except event_store.ConcurrencyConflict as conflict:
         raise _conflict(game, seats, seat, loaded.version, event_store.load(game.id)) from conflict
     # After append's transaction (or inside the caller's): either way it runs after commit.
     schedule_bot_turn(game, game.version, seats=seats)
+    loaded_after = event_store.LoadedGame(state=after, version=game.version)
     return ActResult(
         game=game,
         seats=seats,
         seat=seat,
         before=loaded.state,
-        after=event_store.LoadedGame(state=after, version=game.version),
+        after=loaded_after,
         appended=appended,
+        view=selectors.game_view(game=game, seats=seats, loaded=loaded_after, seat=seat, body=body),
     )
 
 
