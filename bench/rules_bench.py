@@ -39,23 +39,32 @@ def random_game(
 
     Choices come from `legal_actions` (wire dicts, parsed back by `parse_action`),
     or with `typed` from `legal_moves` (typed actions: what a simulation would use).
+    The choice is `moves[int(rng.random() * len(moves))]`: uniform over the legal
+    actions like `rng.choice`, without its rejection loop over `getrandbits`.
     """
     state = rules.new_game()
     events = list(rules.decide(state, rules.StartGame(_seed(number), _seed(-number - 1))))
     state = rules.replay(events, state)
+    # the public entry points, looked up once: a simulation would hoist them too
+    legal_moves, legal_actions, parse = rules.legal_moves, rules.legal_actions, rules.parse_action
+    decide, apply, action_of = rules.decide, rules.apply, rules.PlayerAction
+    draw, record = rng.random, events.append
+    seeds, seed_count = SEEDS, len(SEEDS)
     hands = 0
     step = 0
     while state.phase != "finished":
         seat = state.turn
         if typed:
-            action = rng.choice(rules.legal_moves(state, seat))
+            moves = legal_moves(state, seat)
+            action = moves[int(draw() * len(moves))]
         else:
-            action = rules.parse_action(rng.choice(rules.legal_actions(state, seat)))
+            wires = legal_actions(state, seat)
+            action = parse(wires[int(draw() * len(wires))])
         step += 1
-        command = rules.PlayerAction(seat, action, SEEDS[(number * 31 + step) % len(SEEDS)])
-        for event in rules.decide(state, command):
-            state = rules.apply(state, event)
-            events.append(event)
+        command = action_of(seat, action, seeds[(number * 31 + step) % seed_count])
+        for event in decide(state, command):
+            state = apply(state, event)
+            record(event)
             if type(event) is HandScored:
                 hands += 1
     return events, hands, state
