@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Iterator, Sequence
+from itertools import chain
 
 from games.rules.cards import CARD_NAMES
 
@@ -16,15 +17,29 @@ SHUFFLE_DOMAIN = b"belote/shuffle/v1"
 DEALER_DOMAIN = b"belote/first-dealer/v1"
 _WORDS = struct.Struct(">8I")
 _TWO_32 = 1 << 32
+_PREFETCHED = 4
+
+
+def _block(seed: bytes, counter: int) -> tuple[int, ...]:
+    return _WORDS.unpack(
+        hashlib.sha256(SHUFFLE_DOMAIN + seed + counter.to_bytes(4, "big")).digest()
+    )
+
+
+def _blocks_from(seed: bytes, counter: int) -> Iterator[int]:
+    while True:
+        yield from _block(seed, counter)
+        counter += 1
 
 
 def word_stream(seed: bytes) -> Iterator[int]:
-    """32-bit big-endian words of SHA-256(domain || seed || counter), counter = 0, 1, ..."""
-    counter = 0
-    while True:
-        digest = hashlib.sha256(SHUFFLE_DOMAIN + seed + counter.to_bytes(4, "big")).digest()
-        yield from _WORDS.unpack(digest)
-        counter += 1
+    """32-bit big-endian words of SHA-256(domain || seed || counter), counter = 0, 1, ...
+
+    The first 4 blocks (32 words: a shuffle almost never needs more) are hashed
+    up front and read by a C iterator; later blocks come lazily, as before.
+    """
+    first = [word for counter in range(_PREFETCHED) for word in _block(seed, counter)]
+    return chain(first, _blocks_from(seed, _PREFETCHED))
 
 
 #: REJECT_FROM[n]: the largest multiple of n that fits in 32 bits; words from it up are redrawn
