@@ -37,6 +37,7 @@ from games.rules.state import (
 )
 
 _FRESH_HAND = GameState()
+_new_tuple = tuple.__new__
 _HAND_START = FIELD["hand_seed"]
 _PHASE = FIELD["phase"]
 _HANDS = FIELD["hands"]
@@ -123,23 +124,26 @@ def _declared(state: GameState, event: Declared) -> GameState:
 
 
 def _card_played(state: GameState, event: CardPlayed) -> GameState:
-    values = list(state)
-    seat, card = event.seat, event.card
-    hands = list(state.hands)
-    hands[seat] &= ~(1 << card)
-    values[_HANDS] = (hands[0], hands[1], hands[2], hands[3])
+    # the hottest fold: unpacking and starred builds instead of attribute reads and calls
+    seat, card, belote = event
+    values = [*state]
+    hands = [*state.hands]
+    hands[seat] ^= 1 << card  # the card is in the hand: decide checked it
+    values[_HANDS] = (*hands,)
     trick = state.trick
     if not trick:
-        values[_WIN_INDEX], values[_WIN_CARD] = 0, card
+        values[_WIN_INDEX] = 0
+        values[_WIN_CARD] = card
     else:
         keys = WIN_KEYS[4 * state.trump + (trick[0] & 3)]
         if keys[card] > keys[state.win_card]:
-            values[_WIN_INDEX], values[_WIN_CARD] = len(trick), card
+            values[_WIN_INDEX] = len(trick)
+            values[_WIN_CARD] = card
     values[_TRICK] = (*trick, card)
-    values[_TURN] = (seat + 1) % 4
-    if event.belote is not None:
-        values[_BELOTE_CALLS] = (*state.belote_calls, (seat, event.belote))
-    return rebuild(values)
+    values[_TURN] = (seat + 1) & 3
+    if belote is not None:
+        values[_BELOTE_CALLS] = (*state.belote_calls, (seat, belote))
+    return _new_tuple(GameState, values)  # `rebuild` without its call
 
 
 def _trick_won(state: GameState, event: TrickWon) -> GameState:
