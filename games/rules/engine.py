@@ -7,7 +7,7 @@ from typing import Any
 
 from games.rules.belote import is_first_of_pair
 from games.rules.bidding import decide_bid, legal_bids
-from games.rules.cards import ids_of, names_of
+from games.rules.cards import NAMES_BY_BYTE, ids_of
 from games.rules.commands import Action, Command, Declare, Play, PlayerAction
 from games.rules.dealing import deal
 from games.rules.errors import RuleError
@@ -20,6 +20,13 @@ from games.rules.wire import action_to_dict
 
 PLAYS = tuple(Play(card) for card in range(32))
 _BELOTE_CHOICES = tuple((Play(card, True), Play(card, False)) for card in range(32))
+#: _PLAYS_BY_BYTE[k][b]: `{"type": "play", "card": name}` for each card of the mask
+#: `b << 8 * k`; never handed out, only copied (dict.copy beats building a dict)
+_PLAYS_BY_BYTE: tuple[tuple[tuple[dict[str, Any], ...], ...], ...] = tuple(
+    tuple(tuple({"type": "play", "card": name} for name in names) for names in by_byte)
+    for by_byte in NAMES_BY_BYTE
+)
+_copy = dict.copy
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
@@ -122,7 +129,14 @@ def legal_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
     if state.phase != PLAYING or state.turn != seat or not state.options.auto_belote:
         return [action_to_dict(move) for move in legal_moves(state, seat)]
     # the hot path of every client and bot: plain plays straight from the mask
-    plays = [{"type": "play", "card": name} for name in names_of(legal_mask(state, seat))]
+    mask = legal_mask(state, seat)
+    templates = (
+        _PLAYS_BY_BYTE[0][mask & 255]
+        + _PLAYS_BY_BYTE[1][mask >> 8 & 255]
+        + _PLAYS_BY_BYTE[2][mask >> 16 & 255]
+        + _PLAYS_BY_BYTE[3][mask >> 24]
+    )
+    plays = [*map(_copy, templates)]  # fresh dicts: callers may change them
     if state.hands[seat].bit_count() == 8 and not state.declared[seat]:
         return [*(action_to_dict(d) for d in _declarations_open(state, seat)), *plays]
     return plays
