@@ -17,6 +17,7 @@ from accounts.models import User
 from belote_project.pagination import CursorPage
 from belote_project.problems import PROBLEM_CONTENT_TYPE
 from belote_project.schema import ProblemSerializer, problem_responses
+from belote_project.throttling import ScopedRedisRateThrottle
 from games import event_store, selectors, services
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import (
@@ -225,7 +226,7 @@ class BotSeatApi(APIView):
 
 
 class GameActApi(APIView):
-    throttle_classes = (ScopedRateThrottle,)
+    throttle_classes = (ScopedRedisRateThrottle,)
     throttle_scope = "game_actions"
 
     class InputSerializer(Serializer):

@@ -10,7 +10,10 @@ import random
 from typing import Any
 
 import pytest
+from django.core.cache import caches
+from rest_framework.throttling import ScopedRateThrottle
 
+from belote_project.cache import RedisCache
 from tests.games.helpers import Table, create_table, stored
 from tests.games.leaks import assert_no_leak
 
@@ -228,3 +231,21 @@ def test_the_action_answer_holds_the_callers_events_and_view(table):
     assert body["game"]["taker"] == seat
     assert len(body["game"]["hand"]) == 8
     assert json.loads(response.content) == body
+
+
+def test_actions_beyond_the_rate_are_429_with_retry_after(table, monkeypatch):
+    # The game actions' throttle keeps its history in Redis (belote_project/throttling.py).
+    assert isinstance(caches["default"], RedisCache)
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "game_actions", "2/min")
+    seat, view = _turn(table)
+    other = (seat + 1) % 4
+    stale = view["version"] + 5
+    answers = [table.act(seat, {"type": "take"}, stale) for _ in range(3)]
+
+    assert [answer.status_code for answer in answers] == [409, 409, 429]
+    refused = answers[2]
+    assert refused["Content-Type"] == "application/problem+json"
+    assert 0 < int(refused["Retry-After"]) <= 60
+    assert refused.json()["code"] == "throttled"
+    # Per caller: another player still acts.
+    assert table.act(other, {"type": "take"}, stale).status_code == 409
