@@ -24,7 +24,7 @@ from typing import Any
 
 from games import rules
 from games.bots import choose_action
-from games.bots.arena import deal_deck
+from games.bots.arena import deal_deck, step
 from games.bots.match import run_deals
 from games.bots.stats import Interval, interval
 
@@ -61,17 +61,8 @@ def sample_views(count: int, seed: int) -> list[dict[str, Any]]:
             if len(seen["legal_actions"]) > 1 and rng.random() < 0.5:
                 views.append(seen)
             action = choose_action(seen, deal, "basic")
-            state = _after(state, action)
+            state = step(state, action)
     return views[:count]
-
-
-def _after(state: Any, action: dict[str, Any]) -> Any:
-    command = rules.PlayerAction(state.turn, rules.parse_action(action), b"next")
-    for event in rules.decide(state, command):
-        if type(event).__name__ in ("HandScored", "HandThrownIn"):
-            return None
-        state = rules.apply(state, event)
-    return state
 
 
 def decision_times(level: str, views: list[dict[str, Any]]) -> list[float]:

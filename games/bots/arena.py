@@ -26,6 +26,16 @@ def deal_deck(seed: int, index: int) -> tuple[str, ...]:
     return tuple(rules.shuffled_deck(hashlib.sha256(f"bots:{seed}:{index}".encode()).digest()))
 
 
+def step(state: rules.GameState, action: dict[str, Any]) -> rules.GameState | None:
+    """The state after the seat to play takes `action`; None once the hand is over."""
+    command = rules.PlayerAction(state.turn, rules.parse_action(action), b"next")
+    for event in rules.decide(state, command):
+        if isinstance(event, HandScored | HandThrownIn):
+            return None
+        state = rules.apply(state, event)
+    return state
+
+
 def play_hand(
     deck: Sequence[str],
     levels: Sequence[str],

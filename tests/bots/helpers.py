@@ -8,7 +8,7 @@ from typing import Any
 
 from games import rules
 from games.bots import choose_action
-from games.bots.arena import deal_deck
+from games.bots.arena import deal_deck, step
 
 OPTION_SETS = (
     {},
@@ -21,16 +21,6 @@ OPTION_SETS = (
 def cards(text: str) -> list[str]:
     """`cards("JH 9H")` -> `["JH", "9H"]`."""
     return text.split()
-
-
-def act(state: Any, action: dict[str, Any]) -> Any:
-    """Apply the seat to play's action; stop at the end of the hand (return None)."""
-    command = rules.PlayerAction(state.turn, rules.parse_action(action), b"next")
-    for event in rules.decide(state, command):
-        if type(event).__name__ in ("HandScored", "HandThrownIn"):
-            return None
-        state = rules.apply(state, event)
-    return state
 
 
 def positions(count: int, seed: int) -> Iterator[tuple[Any, int]]:
@@ -55,7 +45,7 @@ def positions(count: int, seed: int) -> Iterator[tuple[Any, int]]:
             else:
                 action = choose_action(seen, rng.randrange(1 << 30), "random")
             assert action in actions
-            state = act(state, action)
+            state = step(state, action)
 
 
 def position_from(
@@ -70,5 +60,5 @@ def position_from(
         trump=trump,
     )
     for card in plays.split():
-        state = act(state, {"type": "play", "card": card})
+        state = step(state, {"type": "play", "card": card})
     return state
