@@ -11,6 +11,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
+from games import rules
 from games.models import BotLevel, GameStatus
 
 Serializer = serializers.Serializer[Any]
@@ -145,14 +146,7 @@ EXAMPLE_VIEW: dict[str, Any] = {
     "id": "5f0c4a8e-0000-4000-8000-000000000000",
     "status": "playing",
     "version": 7,
-    "options": {
-        "target": 501,
-        "declarations": True,
-        "auto_belote": True,
-        "overtrump_partner_on_trump_lead": True,
-        "tie_rule": "litige",
-        "capot_points": 252,
-    },
+    "options": rules.Options().to_dict(),
     "seats": _EXAMPLE_SEATS,
     "seat": 0,
     "dealer": 3,
