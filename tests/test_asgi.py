@@ -1,13 +1,17 @@
 """The ASGI application production serves (docs/deploy.md), exercised through httpx."""
 
 import asyncio
+import threading
 
 import httpx
 import pytest
 from django.conf import settings
+from django.core import signals
+from django.http import HttpResponse
 from django.utils.module_loading import import_string
 
 from belote_project.asgi import application
+from belote_project.sync_stack import RequestThreads, SyncStackASGIHandler
 from games.feed.asgi import SharedThreadASGIHandler
 
 
@@ -60,3 +64,66 @@ def test_the_feed_is_wired_through_its_shared_thread_handler(monkeypatch):
     assert served == [path]
     assert response.status_code == 401
     assert response.headers["content-type"] == "application/problem+json"
+
+
+def _threads_of(paths, *, concurrently):
+    """The thread each request's sync code ran on (the request_started signal's)."""
+    seen = []
+
+    def note(**kwargs):
+        seen.append(threading.get_ident())
+
+    async def fetch_all():
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            if concurrently:
+                await asyncio.gather(*(client.get(path) for path in paths))
+            else:
+                for path in paths:
+                    await client.get(path)
+
+    signals.request_started.connect(note)
+    try:
+        asyncio.run(fetch_all())
+    finally:
+        signals.request_started.disconnect(note)
+    return seen
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_one_after_another_reuse_one_thread():
+    threads = _threads_of(["/healthz"] * 3, concurrently=False)
+
+    assert len(threads) == 3
+    assert len(set(threads)) == 1
+    assert threading.get_ident() not in threads
+
+
+def test_requests_at_once_each_get_a_thread_of_their_own(monkeypatch):
+    # Each view blocks until all of them are in: only possible on separate threads.
+    count = 3
+    barrier = threading.Barrier(count, timeout=10)
+    idents = []
+
+    def view(request):
+        idents.append(threading.get_ident())
+        barrier.wait()
+        return HttpResponse("ok")
+
+    monkeypatch.setattr(SyncStackASGIHandler, "get_response", lambda self, request: view(request))
+    _threads_of(["/nowhere"] * count, concurrently=True)
+
+    assert len(set(idents)) == count
+
+
+def test_request_threads_are_lent_one_request_at_a_time_and_kept():
+    threads = RequestThreads(keep=1)
+    first, second = threads.take(), threads.take()
+
+    assert first is not second
+    threads.give_back(first)
+    threads.give_back(second)  # above `keep`: shut down, not kept
+    assert threads.idle == 1
+    assert threads.take() is first
+    with pytest.raises(RuntimeError):
+        second.submit(int)
