@@ -50,6 +50,10 @@ class ModelColumns(Generic[M]):
         """`alias.col, alias.col, ...` in the order `values` and `instance` expect them."""
         return ", ".join(f"{alias}.{column}" for column in self.quoted())
 
+    def db_types(self) -> list[str]:
+        """The columns' database types (e.g. for CASTs)."""
+        return [str(field.db_type(connection)) for field in self._fields]
+
     def prepared(self, values: Sequence[Any]) -> list[Any]:
         """Values in column order as the ORM would send them to the database."""
         return [

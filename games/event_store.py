@@ -1,11 +1,12 @@
 """A game's event stream: the only code that reads or writes `GameEvent` and `GameSnapshot`.
 
-- `append` inserts new events at `expected_version + 1 ...` in one multi-row INSERT.
-  A seq that a concurrent writer took first is skipped by `ON CONFLICT DO NOTHING`
-  (the unique `(game, seq)` index); fewer rows inserted than events given is
-  `ConcurrencyConflict`, never a duplicate or a gap. The same transaction moves the
-  `Game` read model on from `expected_version` (the optimistic check; that UPDATE also
-  issues `pg_notify`, delivered only on commit) and stores a snapshot at hand boundaries.
+- `append` inserts new events at `expected_version + 1 ...`, moves the `Game` read model
+  on from `expected_version` (the optimistic check; on PostgreSQL that UPDATE also
+  issues `pg_notify`, delivered only on commit) and stores a snapshot at hand
+  boundaries, all or nothing: a lost race is `ConcurrencyConflict`, never a duplicate
+  or a gap. On PostgreSQL that is one statement (`_append_in_one_statement`); elsewhere
+  a transaction of a multi-row INSERT ... ON CONFLICT DO NOTHING and the guarded UPDATE
+  (`_append_portably`).
 - `load` reads the newest snapshot of this engine version plus the events after it, in
   one statement.
 - The hot statements are written once in SQL (belote_project/rows.py converts values as
@@ -18,13 +19,14 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
 from uuid import UUID
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from belote_project.rows import ModelColumns, param, table
@@ -116,23 +118,115 @@ def append(
     new_version = stored[-1].seq
     wire = [rules.event_to_dict(event) for event in events]
     public = rules.view(state_after, None) if view_after is None else view_after
-    fields = _read_model(public, new_version)
+    appending = _Appending(
+        game_id=game.id,
+        expected_version=expected_version,
+        wire=wire,
+        actor=actor,
+        now=now,
+        fields=_read_model(public, new_version),
+        snapshot=state_after if any(item["type"] in HAND_BOUNDARIES for item in wire) else None,
+    )
+    if connection.vendor == "postgresql":
+        _append_in_one_statement(appending)
+    else:
+        _append_portably(appending)
+    for name, value in {**appending.fields, "updated_at": now}.items():
+        setattr(game, name, value)
+    after = LoadedGame(state=state_after, version=new_version)
+    # Right away in autocommit; at the caller's commit inside its transaction.
+    transaction.on_commit(lambda: RECENT.remember(game.id, after))
+    return stored
+
+
+@dataclass(frozen=True)
+class _Appending:
+    """What one append writes: events after a version, the read model, maybe a snapshot."""
+
+    game_id: UUID
+    expected_version: int
+    wire: Sequence[dict[str, Any]]
+    actor: Actor
+    now: datetime
+    fields: dict[str, Any]  # the read model's columns (_read_model)
+    snapshot: rules.GameState | None  # the state to keep, after a hand's end
+
+    def conflict(self) -> ConcurrencyConflict:
+        return ConcurrencyConflict(self.game_id, self.expected_version)
+
+    def event_params(self) -> list[Any]:
+        """The `_INSERTED` columns of every event, row after row."""
+        params: list[Any] = []
+        for seq, event in enumerate(self.wire, start=self.expected_version + 1):
+            payload = {key: value for key, value in event.items() if key not in {"type", "v"}}
+            kind, user_id = self.actor.kind, self.actor.user_id
+            values = (
+                self.game_id,
+                seq,
+                event["type"],
+                event["v"],
+                payload,
+                kind,
+                user_id,
+                self.now,
+            )
+            params += _INSERTED.prepared(values)
+        return params
+
+    def read_model_params(self) -> list[Any]:
+        """The `_READ_MODEL` columns, then the row's id and its expected version."""
+        values = [*(self.fields[name] for name in _READ_MODEL_FIELDS[:-1]), self.now]
+        return [
+            *_READ_MODEL.prepared(values),
+            param(Game, "id", self.game_id),
+            self.expected_version,
+        ]
+
+
+def _append_portably(appending: _Appending) -> None:
+    """The portable append: INSERT, guarded UPDATE and snapshot in one transaction."""
     # Its own transaction (a savepoint only if the caller has one open, so that a conflict
     # leaves the caller's transaction usable); ON CONFLICT needs no inner savepoint.
     with transaction.atomic():
-        if not _insert_events(game.id, expected_version, wire, actor, now):
-            raise ConcurrencyConflict(game.id, expected_version)
+        if not _insert_events(appending):
+            raise appending.conflict()
         # Guards against a gap too: a caller whose expected_version is ahead of the
         # stream matches no row here.
-        if not _move_read_model(game.id, expected_version, fields, now):
-            raise ConcurrencyConflict(game.id, expected_version)
-        for name, value in {**fields, "updated_at": now}.items():
-            setattr(game, name, value)
-        if any(item["type"] in HAND_BOUNDARIES for item in wire):
-            _store_snapshot(game, new_version, state_after)
-        after = LoadedGame(state=state_after, version=new_version)
-        transaction.on_commit(lambda: RECENT.remember(game.id, after))
-    return stored
+        if not _move_read_model(appending):
+            raise appending.conflict()
+        if appending.snapshot is not None:
+            _store_snapshot(appending.game_id, appending.fields["version"], appending.snapshot)
+
+
+def _append_in_one_statement(appending: _Appending) -> None:
+    """The same append on PostgreSQL, as one statement: one round trip instead of four
+    (BEGIN, INSERT, UPDATE, COMMIT), and atomic by itself.
+
+    The version-guarded UPDATE of the read model runs first and the INSERTs only if it
+    moved the row: a writer that lost the race finds the row moved on (it waited for the
+    winner's row lock) and appends nothing. A seq taken all the same (an event past the
+    read model's version) fails the whole statement on the unique index: a conflict too.
+    """
+    version = appending.fields["version"]
+    params = [*appending.read_model_params(), NOTIFY_CHANNEL, f"{appending.game_id}:{version}"]
+    params += appending.event_params()
+    if appending.snapshot is not None:
+        snapshot = _pickled(appending.snapshot)
+        values = (appending.game_id, version, rules.ENGINE_VERSION, snapshot, appending.now)
+        params += _SNAPSHOT.prepared(values)
+    sql = _append_sql(len(appending.wire), appending.snapshot is not None)
+    # A savepoint only inside a caller's transaction, which a failure must not break.
+    atomic = transaction.atomic() if connection.in_atomic_block else nullcontext()
+    try:
+        with atomic, connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+    except IntegrityError as error:
+        if _UNIQUE_SEQ not in str(error):
+            raise
+        raise appending.conflict() from error
+    if row is None or row[0] != len(appending.wire):
+        raise appending.conflict()
 
 
 def load(game_id: UUID) -> LoadedGame:
@@ -323,12 +417,13 @@ def _unpickled(pickled: bytes | memoryview) -> rules.GameState | None:
     return state if isinstance(state, rules.GameState) else None
 
 
-def _store_snapshot(game: Game, seq: int, state: rules.GameState) -> None:
+def _pickled(state: rules.GameState) -> bytes:
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _store_snapshot(game_id: UUID, seq: int, state: rules.GameState) -> None:
     GameSnapshot.objects.create(
-        game=game,
-        seq=seq,
-        engine_version=rules.ENGINE_VERSION,
-        state=pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),
+        game_id=game_id, seq=seq, engine_version=rules.ENGINE_VERSION, state=_pickled(state)
     )
 
 
@@ -349,26 +444,15 @@ def _read_model(public: Mapping[str, Any], version: int) -> dict[str, Any]:
     }
 
 
-def _insert_events(
-    game_id: UUID,
-    expected_version: int,
-    wire: Sequence[dict[str, Any]],
-    actor: Actor,
-    now: datetime,
-) -> bool:
+def _insert_events(appending: _Appending) -> bool:
     """INSERT the events after `expected_version`; False if any seq was taken already.
 
     A concurrent writer's uncommitted row makes this wait for its outcome; if it commits,
     ON CONFLICT skips the row instead of raising, so no savepoint is needed to go on.
     """
-    rows: list[Any] = []
-    for seq, event in enumerate(wire, start=expected_version + 1):
-        payload = {key: value for key, value in event.items() if key not in {"type", "v"}}
-        values = (game_id, seq, event["type"], event["v"], payload, actor.kind, actor.user_id, now)
-        rows.extend(_INSERTED.prepared(values))
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(len(wire)), rows)
-        return len(cursor.fetchall()) == len(wire)
+        cursor.execute(_insert_sql(len(appending.wire)), appending.event_params())
+        return len(cursor.fetchall()) == len(appending.wire)
 
 
 @cache
@@ -381,20 +465,48 @@ def _insert_sql(count: int) -> str:
     )
 
 
-def _move_read_model(
-    game_id: UUID, expected_version: int, fields: dict[str, Any], now: datetime
-) -> bool:
+def _move_read_model(appending: _Appending) -> bool:
     """Move the `Game` row from `expected_version` to the new one; False if it was not there.
 
     On PostgreSQL the same statement queues the notification (sent only on commit).
     """
-    params = _READ_MODEL.prepared([*(fields[name] for name in _READ_MODEL_FIELDS[:-1]), now])
-    params += [param(Game, "id", game_id), expected_version]
+    params = appending.read_model_params()
     if connection.vendor == "postgresql":
-        params += [NOTIFY_CHANNEL, f"{game_id}:{fields['version']}"]
+        params += [NOTIFY_CHANNEL, f"{appending.game_id}:{appending.fields['version']}"]
     with connection.cursor() as cursor:
         cursor.execute(_move_sql(connection.vendor), params)
         return cursor.fetchone() is not None
+
+
+_SNAPSHOT = ModelColumns(GameSnapshot, ("game", "seq", "engine_version", "state", "created_at"))
+# The unique index a taken seq violates (games/models.py).
+_UNIQUE_SEQ = "games_event_unique_seq"
+
+
+def _typed_row(columns: ModelColumns[Any]) -> str:
+    """`(CAST(%s AS type), ...)`: a row of parameters typed as `columns` (for INSERT ...
+    SELECT, where PostgreSQL would otherwise read an untyped NULL or string as text)."""
+    return "(" + ", ".join(f"CAST(%s AS {kind})" for kind in columns.db_types()) + ")"
+
+
+@cache
+def _append_sql(count: int, with_snapshot: bool) -> str:
+    """_append_in_one_statement's statement for `count` events; it returns how many
+    events it inserted (0 when the read model was not at the expected version)."""
+    assignments = ", ".join(f"{column} = %s" for column in _READ_MODEL.quoted())
+    rows = ", ".join([_typed_row(_INSERTED)] * count)
+    snapshot = (
+        f", snapshot AS (INSERT INTO {table(GameSnapshot)} ({', '.join(_SNAPSHOT.quoted())}) "  # noqa: S608
+        f"SELECT * FROM (VALUES {_typed_row(_SNAPSHOT)}) AS snapshot "
+        "WHERE EXISTS (SELECT FROM moved))"
+    )
+    return (
+        f"WITH moved AS (UPDATE {table(Game)} SET {assignments} "  # noqa: S608 (no input)
+        "WHERE id = %s AND version = %s RETURNING pg_notify(%s, %s)), "
+        f"appended AS (INSERT INTO {table(GameEvent)} ({', '.join(_INSERTED.quoted())}) "
+        f"SELECT * FROM (VALUES {rows}) AS event WHERE EXISTS (SELECT FROM moved) "
+        f"RETURNING seq){snapshot if with_snapshot else ''} SELECT count(*) FROM appended"
+    )
 
 
 @cache

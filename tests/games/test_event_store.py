@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from uuid import UUID
 
@@ -188,3 +189,115 @@ def test_load_reads_one_snapshot_and_only_the_events_after_it(started):
     # One statement: the newest snapshot, and the events after the seq it read.
     assert len(queries) == 1
     assert "e.seq > COALESCE((SELECT seq FROM snapshot), 0)" in queries[0]["sql"]
+
+
+# --- the two ways of appending: one statement (PostgreSQL) and the portable transaction ---
+@pytest.fixture(params=["one_statement", "portable"])
+def appender(request, monkeypatch):
+    """Run the test with each append; the portable one is forced here as on SQLite."""
+    if request.param == "portable":
+        monkeypatch.setattr(event_store, "_append_in_one_statement", event_store._append_portably)
+    return request.param
+
+
+def _stream(game_id):
+    events = GameEvent.objects.filter(game_id=game_id).order_by("seq")
+    return list(events.values_list("seq", "type", "schema_version", "payload", "actor_kind"))
+
+
+def _read_model(game_id):
+    fields = ("status", "version", "phase", "turn", "scores", "winner")
+    return Game.objects.values(*fields).get(pk=game_id)
+
+
+def _act_at(game, loaded, expected_version):
+    """Appending the first legal action of `loaded`, claiming `expected_version`."""
+    seat = rules.view(loaded.state, None)["turn"]
+    action = rules.legal_actions(loaded.state, seat)[0]
+    command = rules.PlayerAction(seat, rules.parse_action(action), b"s" * 32)
+    events = rules.decide(loaded.state, command)
+    return lambda: event_store.append(
+        game,
+        expected_version=expected_version,
+        events=events,
+        actor=event_store.Actor.system(),
+        state_after=rules.replay(events, loaded.state),
+    )
+
+
+def test_both_appends_store_the_events_the_read_model_and_snapshots(started, appender):
+    game_id = UUID(started.game_id)
+    played = _play_random(game_id, 80, random.Random(3))
+
+    assert event_store.replay_all(game_id) == played
+    assert event_store.load(game_id) == played
+    public = rules.view(played.state, None)
+    assert _read_model(game_id) == {
+        "status": public["status"],
+        "version": played.version,
+        "phase": public["phase"],
+        "turn": public["turn"],
+        "scores": list(public["scores"]),
+        "winner": public["winner"],
+    }
+    snapshots = GameSnapshot.objects.filter(game_id=game_id).values_list("seq", "state")
+    assert snapshots
+    stream = [stored.event for stored in event_store.load_events_after(game_id, 0)]
+    for seq, state in snapshots:
+        ending = [rules.event_to_dict(event)["type"] for event in stream[seq - 3 : seq]]
+        assert event_store.HAND_BOUNDARIES & set(ending)
+        assert pickle.loads(state) == rules.replay(stream[:seq], rules.new_game())
+
+
+@pytest.mark.parametrize("offset", [-1, 5])
+def test_both_appends_refuse_a_version_not_the_streams(started, appender, offset):
+    game = Game.objects.get(pk=started.game_id)
+    _play_random(game.id, 1, random.Random(1))
+    loaded = event_store.load(game.id)
+    stale = event_store.LoadedGame(event_store.replay_all(game.id).state, loaded.version)
+    before, model = _stream(game.id), _read_model(game.id)
+
+    with pytest.raises(event_store.ConcurrencyConflict):
+        _act_at(game, stale, loaded.version + offset)()
+
+    assert (_stream(game.id), _read_model(game.id)) == (before, model)
+
+
+def test_an_event_past_the_read_model_is_a_conflict_that_changes_nothing(started, appender):
+    # Not something append leaves behind; the unique index still keeps the stream whole.
+    game = Game.objects.get(pk=started.game_id)
+    loaded = event_store.load(game.id)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO games_gameevent (game_id, seq, type, schema_version, payload,"
+            " actor_kind, created_at) VALUES (%s, %s, 'forged', 1, '{}', 'system', now())",
+            [game.id, loaded.version + 1],
+        )
+    before, model = _stream(game.id), _read_model(game.id)
+
+    with pytest.raises(event_store.ConcurrencyConflict):
+        _act_at(game, loaded, loaded.version)()
+
+    assert (_stream(game.id), _read_model(game.id)) == (before, model)
+
+
+def test_a_conflict_leaves_the_callers_transaction_usable(started, appender):
+    game = Game.objects.get(pk=started.game_id)
+    loaded = event_store.load(game.id)
+    with transaction.atomic():
+        with pytest.raises(event_store.ConcurrencyConflict):
+            _act_at(game, loaded, loaded.version + 5)()
+        _act_at(game, loaded, loaded.version)()
+
+    assert _read_model(game.id)["version"] == len(_stream(game.id)) > loaded.version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_an_append_is_one_statement(started):
+    game = Game.objects.get(pk=started.game_id)
+    loaded = event_store.load(game.id)
+    with CaptureQueriesContext(connection) as queries:
+        _act_at(game, loaded, loaded.version)()
+
+    assert len(queries) == 1
+    assert queries[0]["sql"].startswith("WITH moved AS (UPDATE")
