@@ -21,7 +21,7 @@ import tracemalloc
 from collections.abc import Callable
 
 from games import rules
-from games.rules.events import Event, HandScored
+from games.rules.events import Event
 
 
 def _seed(n: int) -> bytes:
@@ -48,9 +48,8 @@ def random_game(
     # the public entry points, looked up once: a simulation would hoist them too
     legal_moves, legal_actions, parse = rules.legal_moves, rules.legal_actions, rules.parse_action
     decide, apply, action_of = rules.decide, rules.apply, rules.PlayerAction
-    draw, record = rng.random, events.append
+    draw, record = rng.random, events.extend
     seeds, seed_count = SEEDS, len(SEEDS)
-    hands = 0
     step = 0
     while state.phase != "finished":
         seat = state.turn
@@ -61,13 +60,12 @@ def random_game(
             wires = legal_actions(state, seat)
             action = parse(wires[int(draw() * len(wires))])
         step += 1
-        command = action_of(seat, action, seeds[(number * 31 + step) % seed_count])
-        for event in decide(state, command):
+        produced = decide(state, action_of(seat, action, seeds[(number * 31 + step) % seed_count]))
+        for event in produced:
             state = apply(state, event)
-            record(event)
-            if type(event) is HandScored:
-                hands += 1
-    return events, hands, state
+        record(produced)
+    # every hand played to its end left its `hand_scored` in the results (throw-ins do not)
+    return events, len(state.results), state
 
 
 def hands_per_second(seconds: float, typed: bool = False) -> float:

@@ -92,13 +92,27 @@ RUNS_OF_CLUBS = {
 _CLUBS = sum(1 << c for c in SUIT_RUNS[0])
 
 
-def _runs(mask: int) -> list[Declaration]:
-    """Each maximal run of 3+ cards in a suit is one declaration."""
-    return [
-        Declaration(run.kind, run.cards << suit)
-        for suit in range(4)
-        for run in RUNS_OF_CLUBS[mask >> suit & _CLUBS]
-    ]
+#: RUNS_BY_SUIT[suit][hand & SUIT_MASKS[suit]]: the run declarations of that suit, in place
+RUNS_BY_SUIT: tuple[dict[int, tuple[Declaration, ...]], ...] = tuple(
+    {
+        clubs << suit: tuple(Declaration(run.kind, run.cards << suit) for run in runs)
+        for clubs, runs in RUNS_OF_CLUBS.items()
+    }
+    for suit in range(4)
+)
+_RUNS_C, _RUNS_D, _RUNS_H, _RUNS_S = RUNS_BY_SUIT
+_MASK_C, _MASK_D, _MASK_H, _MASK_S = (_CLUBS << suit for suit in range(4))
+_FOUR_J, _FOUR_9, _FOUR_A, _FOUR_T, _FOUR_K, _FOUR_Q = FOUR_MASKS.values()
+
+
+def _runs(mask: int) -> tuple[Declaration, ...]:
+    """Each maximal run of 3+ cards in a suit is one declaration (low cards first)."""
+    return (
+        _RUNS_C[mask & _MASK_C]
+        + _RUNS_D[mask & _MASK_D]
+        + _RUNS_H[mask & _MASK_H]
+        + _RUNS_S[mask & _MASK_S]
+    )
 
 
 def _by_cards(declaration: Declaration) -> int:
@@ -111,10 +125,19 @@ def best_sets(hand: int) -> tuple[tuple[Declaration, ...], ...]:
     A card counts once: each choice of the fours held leaves runs among the
     other cards, a run being one declaration. Empty when nothing scores.
     """
-    fours = [Declaration("four", m) for m in FOUR_MASKS.values() if hand & m == m]
-    if not fours:  # most hands: the runs are the only choice
+    if not (  # most hands: no four, so the runs are the only choice
+        hand & _FOUR_J == _FOUR_J
+        or hand & _FOUR_9 == _FOUR_9
+        or hand & _FOUR_A == _FOUR_A
+        or hand & _FOUR_T == _FOUR_T
+        or hand & _FOUR_K == _FOUR_K
+        or hand & _FOUR_Q == _FOUR_Q
+    ):
         runs = _runs(hand)
-        return (tuple(sorted(runs, key=_by_cards)),) if runs else ()
+        if len(runs) > 1:
+            runs = tuple(sorted(runs, key=_by_cards))
+        return (runs,) if runs else ()
+    fours = [Declaration("four", m) for m in FOUR_MASKS.values() if hand & m == m]
     best_points = 0
     offers: list[tuple[Declaration, ...]] = []
     for size in range(len(fours) + 1):

@@ -34,10 +34,11 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
 
     Raises `RuleError` (with a stable `code`) when the command breaks a rule.
     """
-    if isinstance(command, PlayerAction):
+    if type(command) is PlayerAction or isinstance(command, PlayerAction):
         seat, action, next_seed = command
         if type(action) is Play and state.turn == seat >= 0 and state.phase == PLAYING:
-            return decide_play(state, seat, action.card, action.belote, next_seed)
+            card, belote = action
+            return decide_play(state, seat, card, belote, next_seed)
         return _decide_action(state, seat, action, next_seed)
     if state.phase != WAITING:
         raise RuleError("game_already_started", "the game has already started")
@@ -123,21 +124,27 @@ def _plays(state: GameState, seat: int) -> list[Play]:
     return moves
 
 
+#: the wire plays of each byte of a mask (see _PLAYS_BY_BYTE), one name per byte
+_PLAYS_0, _PLAYS_1, _PLAYS_2, _PLAYS_3 = _PLAYS_BY_BYTE
+
+
 def legal_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
     """Every action `seat` may take now, as JSON-ready dicts that `parse_action`
     accepts; empty when it is not the seat's turn or the game is over."""
-    if state.phase != PLAYING or state.turn != seat or not state.options.auto_belote:
+    if state.turn != seat or state.phase != PLAYING or not state.options.auto_belote:
         return [action_to_dict(move) for move in legal_moves(state, seat)]
     # the hot path of every client and bot: plain plays straight from the mask
-    mask = legal_mask(state, seat)
-    templates = (
-        _PLAYS_BY_BYTE[0][mask & 255]
-        + _PLAYS_BY_BYTE[1][mask >> 8 & 255]
-        + _PLAYS_BY_BYTE[2][mask >> 16 & 255]
-        + _PLAYS_BY_BYTE[3][mask >> 24]
-    )
-    plays = [*map(_copy, templates)]  # fresh dicts: callers may change them
-    if state.hands[seat].bit_count() == 8 and not state.declared[seat]:
+    mask = state.legal
+    plays = [  # fresh dicts: callers may change them
+        *map(
+            _copy,
+            _PLAYS_0[mask & 255]
+            + _PLAYS_1[mask >> 8 & 255]
+            + _PLAYS_2[mask >> 16 & 255]
+            + _PLAYS_3[mask >> 24],
+        )
+    ]
+    if state.offers[seat] and state.hands[seat].bit_count() == 8 and not state.declared[seat]:
         return [*(action_to_dict(d) for d in _declarations_open(state, seat)), *plays]
     return plays
 

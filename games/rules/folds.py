@@ -23,6 +23,7 @@ from games.rules.events import (
     TrickWon,
     TrumpSet,
 )
+from games.rules.play import legal_on
 from games.rules.state import (
     BIDDING_1,
     BIDDING_2,
@@ -50,6 +51,7 @@ _TRICKS_WON = FIELD["tricks_won"]
 _BELOTE_CALLS = FIELD["belote_calls"]
 _WIN_INDEX = FIELD["win_index"]
 _WIN_CARD = FIELD["win_card"]
+_LEGAL = FIELD["legal"]
 
 
 def _game_started(state: GameState, event: GameStarted) -> GameState:
@@ -114,6 +116,7 @@ def _rest_dealt(state: GameState, event: RestDealt) -> GameState:
         trick_leader=leader,
         belote_holder=belote_holder(hands, state.trump),
         offers=offers,
+        legal=hands[leader],
     )
 
 
@@ -129,20 +132,38 @@ def _card_played(state: GameState, event: CardPlayed) -> GameState:
     values = [*state]
     hands = [*state.hands]
     hands[seat] ^= 1 << card  # the card is in the hand: decide checked it
-    values[_HANDS] = (*hands,)
+    values[_HANDS] = (hands[0], hands[1], hands[2], hands[3])
     trick = state.trick
+    trump = state.trump
     if not trick:
+        win_index = 0
+        win_card = values[_WIN_CARD] = card
         values[_WIN_INDEX] = 0
-        values[_WIN_CARD] = card
     else:
-        keys = WIN_KEYS[4 * state.trump + (trick[0] & 3)]
-        if keys[card] > keys[state.win_card]:
-            values[_WIN_INDEX] = len(trick)
-            values[_WIN_CARD] = card
-    values[_TRICK] = (*trick, card)
-    values[_TURN] = (seat + 1) & 3
+        keys = WIN_KEYS[4 * trump + (trick[0] & 3)]
+        win_card = state.win_card
+        if keys[card] > keys[win_card]:
+            win_index = values[_WIN_INDEX] = len(trick)
+            win_card = values[_WIN_CARD] = card
+        else:
+            win_index = state.win_index
+    trick = values[_TRICK] = (*trick, card)
+    following = values[_TURN] = (seat + 1) & 3
     if belote is not None:
         values[_BELOTE_CALLS] = (*state.belote_calls, (seat, belote))
+    # the next seat's legal cards; none once the trick is full (trick_won comes next)
+    values[_LEGAL] = (
+        legal_on(
+            hands[following],
+            trick,
+            win_index,
+            win_card,
+            trump,
+            state.options.overtrump_partner_on_trump_lead,
+        )
+        if len(trick) < 4
+        else 0
+    )
     return _new_tuple(GameState, values)  # `rebuild` without its call
 
 
@@ -159,7 +180,12 @@ def _trick_won(state: GameState, event: TrickWon) -> GameState:
     values[_TRICK] = ()
     values[_WIN_INDEX] = values[_WIN_CARD] = -1
     values[_TRICK_LEADER] = event.winner
-    values[_TURN] = event.winner if event.trick < 8 else NO_SEAT
+    if event.trick < 8:
+        values[_TURN] = event.winner
+        values[_LEGAL] = state.hands[event.winner]
+    else:
+        values[_TURN] = NO_SEAT
+        values[_LEGAL] = 0
     return rebuild(values)
 
 

@@ -88,19 +88,8 @@ def legal_on(  # noqa: PLR0917 (hot path: positional arguments are the cheapest)
 
 
 def legal_mask(state: GameState, seat: int) -> int:
-    """The cards `seat` may play now, as a mask."""
-    hand = state.hands[seat]
-    trick = state.trick
-    if not trick:
-        return hand
-    return legal_on(
-        hand,
-        trick,
-        state.win_index,
-        state.win_card,
-        state.trump,
-        state.options.overtrump_partner_on_trump_lead,
-    )
+    """The cards `seat` may play now, as a mask (none when it is not to play a card)."""
+    return state.legal if seat == state.turn else 0
 
 
 def _refusal(hand: int, trick: tuple[int, ...], trump: int, card: int) -> RuleError:
@@ -129,23 +118,12 @@ def decide_play(
 ) -> tuple[Event, ...]:
     """The events of `seat` playing `card`: the card, and the trick, the
     declarations, the score and the next deal or end of game it completes."""
-    hand = state.hands[seat]
     trick = state.trick
     trump = state.trump
-    if not hand >> card & 1:
-        raise RuleError("card_not_in_hand", f"{CARD_NAMES[card]} is not in your hand")
-    if trick and not (
-        legal_on(
-            hand,
-            trick,
-            state.win_index,
-            state.win_card,
-            trump,
-            state.options.overtrump_partner_on_trump_lead,
-        )
-        >> card
-        & 1
-    ):
+    if not state.legal >> card & 1:  # the folds keep `legal`: a subset of the hand
+        hand = state.hands[seat]
+        if not hand >> card & 1:
+            raise RuleError("card_not_in_hand", f"{CARD_NAMES[card]} is not in your hand")
         raise _refusal(hand, trick, trump, card)
     call = None
     if belote is not None or BELOTE_PAIRS[trump] >> card & 1:
@@ -162,7 +140,7 @@ def decide_play(
     if number == 8:
         points += LAST_TRICK_BONUS
     leader = state.trick_leader
-    won = TrickWon(number, leader, (leader + index) % 4, trick, points)
+    won = _new_event(TrickWon, (number, leader, (leader + index) & 3, trick, points))
     if number == 1:
         if any(state.declared):
             count = count_declarations(state.declared, trump)

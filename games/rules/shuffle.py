@@ -18,11 +18,23 @@ DEALER_DOMAIN = b"belote/first-dealer/v1"
 _WORDS = struct.Struct(">8I")
 _TWO_32 = 1 << 32
 _PREFETCHED = 4
+#: the 4 prefetched blocks' counters as bytes, and their 32 words read at once
+_FIRST_COUNTERS = tuple(counter.to_bytes(4, "big") for counter in range(_PREFETCHED))
+_FIRST_WORDS = struct.Struct(f">{8 * _PREFETCHED}I")
 
 
 def _block(seed: bytes, counter: int) -> tuple[int, ...]:
     return _WORDS.unpack(
         hashlib.sha256(SHUFFLE_DOMAIN + seed + counter.to_bytes(4, "big")).digest()
+    )
+
+
+def _first_words(seed: bytes) -> tuple[int, ...]:
+    """The words of blocks 0 to 3 (32 words: a shuffle almost never needs more)."""
+    prefix = SHUFFLE_DOMAIN + seed
+    sha256 = hashlib.sha256
+    return _FIRST_WORDS.unpack(
+        b"".join([sha256(prefix + counter).digest() for counter in _FIRST_COUNTERS])
     )
 
 
@@ -35,15 +47,15 @@ def _blocks_from(seed: bytes, counter: int) -> Iterator[int]:
 def word_stream(seed: bytes) -> Iterator[int]:
     """32-bit big-endian words of SHA-256(domain || seed || counter), counter = 0, 1, ...
 
-    The first 4 blocks (32 words: a shuffle almost never needs more) are hashed
-    up front and read by a C iterator; later blocks come lazily, as before.
+    The first 4 blocks are hashed up front; later blocks come lazily.
     """
-    first = [word for counter in range(_PREFETCHED) for word in _block(seed, counter)]
-    return chain(first, _blocks_from(seed, _PREFETCHED))
+    return chain(_first_words(seed), _blocks_from(seed, _PREFETCHED))
 
 
 #: REJECT_FROM[n]: the largest multiple of n that fits in 32 bits; words from it up are redrawn
 REJECT_FROM = tuple(_TWO_32 - _TWO_32 % n if n else 0 for n in range(33))
+#: (i, i + 1, REJECT_FROM[i + 1]) for i = 31 down to 1: the steps of the shuffle
+_STEPS = tuple((i, i + 1, REJECT_FROM[i + 1]) for i in range(31, 0, -1))
 
 
 def fisher_yates(words: Iterator[int]) -> list[int]:
@@ -53,9 +65,7 @@ def fisher_yates(words: Iterator[int]) -> list[int]:
     (so that j is unbiased), j = word mod (i + 1), swap positions i and j.
     """
     deck = list(range(32))
-    for i in range(31, 0, -1):
-        span = i + 1
-        limit = REJECT_FROM[span]
+    for i, span, limit in _STEPS:
         word = next(words)
         while word >= limit:
             word = next(words)
@@ -66,7 +76,15 @@ def fisher_yates(words: Iterator[int]) -> list[int]:
 
 def shuffled_ids(seed: bytes) -> list[int]:
     """The deck order (card ids, top first) of the hand whose seed is `seed`."""
-    return fisher_yates(word_stream(seed))
+    words = _first_words(seed)
+    deck = list(range(32))
+    # `fisher_yates` over the first 31 words, as long as none of them is rejected
+    for (i, span, limit), word in zip(_STEPS, words, strict=False):  # 31 of 32
+        if word >= limit:  # probability below 2^-26 per shuffle: redo it the long way
+            return fisher_yates(word_stream(seed))
+        j = word % span
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 def shuffled_deck(seed: bytes) -> tuple[str, ...]:
@@ -84,19 +102,30 @@ def first_dealer(game_seed: bytes) -> int:
     return hashlib.sha256(DEALER_DOMAIN + game_seed).digest()[0] % 4
 
 
+def _first_positions(dealer: int) -> tuple[tuple[int, ...], ...]:
+    """Deck positions of each seat's first five cards when `dealer` deals."""
+    positions: list[tuple[int, ...]] = [(), (), (), ()]
+    for offset in range(1, 5):
+        seat = (dealer + offset) % 4
+        three = 3 * (offset - 1)
+        two = 12 + 2 * (offset - 1)
+        positions[seat] = (three, three + 1, three + 2, two, two + 1)
+    return tuple(positions)
+
+
+#: FIRST_POSITIONS[dealer][seat]: 3 then 2 cards each from `dealer + 1` round to the dealer
+FIRST_POSITIONS = tuple(_first_positions(dealer) for dealer in range(4))
+
+
 def deal_first_cards(
     deck: Sequence[int], dealer: int
 ) -> tuple[tuple[int, int, int, int], int, tuple[int, ...]]:
     """3 then 2 cards each from `dealer + 1` round to the dealer; the 21st card
     is turned; 11 stay in the stock. Returns (four masks, turned card, stock)."""
-    hands = [0, 0, 0, 0]
-    position = 0
-    for packet in (3, 2):
-        for offset in range(1, 5):
-            seat = (dealer + offset) % 4
-            for card in deck[position : position + packet]:
-                hands[seat] |= 1 << card
-            position += packet
+    hands = [
+        1 << deck[a] | 1 << deck[b] | 1 << deck[c] | 1 << deck[d] | 1 << deck[e]
+        for a, b, c, d, e in FIRST_POSITIONS[dealer]
+    ]
     return (hands[0], hands[1], hands[2], hands[3]), deck[20], tuple(deck[21:32])
 
 

@@ -9,7 +9,7 @@ from games.rules.events import HandScored, TrickWon
 from games.rules.options import Options
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 
 WAITING = "waiting"
 BIDDING_1 = "bidding_1"
@@ -62,6 +62,9 @@ class GameState(NamedTuple):
     tricks: tuple[TrickWon, ...] = ()
     trick_points: tuple[int, int] = (0, 0)
     tricks_won: tuple[int, int] = (0, 0)
+    #: the cards the seat to play may play now (a mask; 0 when no card is due): derived
+    #: by the folds from the fields above, so that legal_actions and decide only read it
+    legal: int = 0
 
 
 FIELD = {name: index for index, name in enumerate(GameState._fields)}

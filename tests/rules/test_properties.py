@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games import rules
+from games.rules.play import legal_cards_mask
 
 GAME_LIMIT = 5000  # commands: far above any real game, so a loop is caught
 SETTINGS = settings(
@@ -230,3 +231,23 @@ def test_redacted_events_carry_only_the_viewers_own_cards(game: Game) -> None:
                 assert all(set(d.get("cards", ())) <= shown for d in seen["declarations"])
             else:
                 assert seen == full
+
+
+@SETTINGS
+@given(games)
+def test_the_folds_keep_the_legal_cards_of_the_seat_to_play(game: Game) -> None:
+    # `legal` is derived by the folds; decide and legal_actions trust it, so check it
+    # against the one function that decides legality, at every state of the game.
+    state = rules.replay(game.start_events)
+    for event in (e for step in game.steps for e in step.events):
+        if state.phase == "playing" and state.turn >= 0 and len(state.trick) < 4:
+            expected = legal_cards_mask(
+                state.hands[state.turn],
+                state.trick,
+                state.trump,
+                state.options.overtrump_partner_on_trump_lead,
+            )
+        else:
+            expected = 0
+        assert state.legal == expected
+        state = rules.apply(state, event)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from itertools import chain
 from pathlib import Path
 
 import pytest
 
 from games import rules
+from games.rules import shuffle
 from games.rules.shuffle import fisher_yates
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "shuffle.md"
@@ -88,6 +90,19 @@ def test_words_at_or_above_the_limit_are_redrawn() -> None:
     assert with_rejections == fisher_yates(iter([0, 5, *zeros]))
     just_below = fisher_yates(iter([0, 2**32 - 5, *zeros]))  # accepted: j = (2^32 - 5) mod 31
     assert just_below[30] == (2**32 - 5) % 31
+
+
+def test_a_rejected_word_in_the_first_blocks_takes_the_long_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No known seed draws a rejected word (odds below 2^-26 a shuffle): plant one.
+    first = [1000 + 7 * n for n in range(32)]
+    first[3] = 2**32 - 1  # the draw for n = 29: rejected, the next word is used instead
+    monkeypatch.setattr(shuffle, "_first_words", lambda seed: tuple(first))
+    deck = shuffle.shuffled_ids(b"seed")
+    assert deck == fisher_yates(chain(first, shuffle._blocks_from(b"seed", 4)))
+    assert deck == fisher_yates(iter(first[:3] + first[4:]))
+    assert sorted(deck) == list(range(32))
 
 
 def test_commitment_is_the_sha256_of_the_seed() -> None:
