@@ -1,11 +1,13 @@
+from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 
 from accounts.models import AccessToken, User
 from accounts.tokens import token_digest
-from belote_project.rows import ModelColumns, table
+from belote_project.rows import ModelColumns, Statement, table
 
 _TOKEN = ModelColumns(AccessToken)
 _USER = ModelColumns(User)
@@ -23,12 +25,23 @@ def _token_sql() -> str:
 
 def access_token_find(*, token: str) -> AccessToken | None:
     """The live token record for a presented token, with its user, or None."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    sql, params = access_token_statement(token=token)
     with connection.cursor() as cursor:
-        cursor.execute(_token_sql(), [token_digest(token), now])
-        row = cursor.fetchone()
-    if row is None:
+        cursor.execute(sql, params)
+        return access_token_of(cursor.fetchall())
+
+
+def access_token_statement(*, token: str) -> Statement:
+    """`access_token_find`'s statement, to read with others (rows.read_together)."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    return _token_sql(), [token_digest(token), now]
+
+
+def access_token_of(rows: Sequence[Sequence[Any]]) -> AccessToken | None:
+    """The token record (with its user) from the rows of `access_token_statement`."""
+    if not rows:
         return None
+    row = rows[0]
     (access_token,) = _TOKEN.instances([row[: _TOKEN.width]])
     (access_token.user,) = _USER.instances([row[_TOKEN.width :]])
     return access_token

@@ -101,6 +101,35 @@ class ModelColumns(Generic[M]):
         return known
 
 
+Statement = tuple[str, Sequence[Any]]  # SQL with %s placeholders, and its parameters
+
+
+def read_together(statements: Sequence[Statement]) -> list[list[tuple[Any, ...]]]:
+    """The rows of each SELECT, in order, read in one round trip on PostgreSQL.
+
+    Django's psycopg cursor binds parameters on the client and sends the text with the
+    simple query protocol, which runs several statements at once (outside a transaction,
+    as one implicit transaction; inside one, in it) and returns one result each. Other
+    databases run them one by one.
+    """
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql" or len(statements) < 2:
+            results = []
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                results.append(cursor.fetchall())
+            return results
+        cursor.execute(
+            ";\n".join(sql for sql, _ in statements),
+            [value for _, params in statements for value in params],
+        )
+        results = [cursor.fetchall()]
+        while cursor.nextset():
+            results.append(cursor.fetchall())
+    assert len(results) == len(statements)
+    return results
+
+
 def param(model: type[models.Model], name: str, value: Any) -> Any:
     """`value` as the ORM would send it to the database for `model`'s field `name`."""
     return _concrete(model, name).get_db_prep_save(value, connection)

@@ -232,20 +232,44 @@ def _append_in_one_statement(appending: _Appending) -> None:
 def load(game_id: UUID) -> LoadedGame:
     """The current state, in one query: the events after the state this process saw last,
     else the newest usable snapshot plus the events after it."""
-    game_id = UUID(str(game_id))
-    known = RECENT.get(game_id)
-    loaded = _load_snapshot_and_tail(game_id) if known is None else _load_tail(game_id, known)
-    # Outside a transaction every row read was committed: safe to start from next time.
-    if not connection.in_atomic_block:
-        RECENT.remember(game_id, loaded)
-    return loaded
-
-
-def _load_snapshot_and_tail(game_id: UUID) -> LoadedGame:
+    read = LoadRead.of(game_id)
+    sql, params = read.statement()
     with connection.cursor() as cursor:
-        game = param(GameEvent, "game", game_id)
-        cursor.execute(_load_sql(), {"game": game, "engine": rules.ENGINE_VERSION})
-        rows = cursor.fetchall()
+        cursor.execute(sql, params)
+        return read.result(cursor.fetchall())
+
+
+@dataclass(frozen=True)
+class LoadRead:
+    """`load` split in two, so that its statement can share a round trip with others
+    (belote_project/rows.py `read_together`): the statement, then the state from its rows."""
+
+    game_id: UUID
+    known: LoadedGame | None  # the newest state this process saw, if any
+
+    @classmethod
+    def of(cls, game_id: UUID) -> LoadRead:
+        game_id = UUID(str(game_id))
+        return cls(game_id=game_id, known=RECENT.get(game_id))
+
+    def statement(self) -> tuple[str, list[Any]]:
+        game = param(GameEvent, "game", self.game_id)
+        if self.known is None:
+            return _load_sql(), [game, rules.ENGINE_VERSION, game]
+        return _events_sql(_REPLAYED), [game, self.known.version]
+
+    def result(self, rows: Sequence[Sequence[Any]]) -> LoadedGame:
+        if self.known is None:
+            loaded = _snapshot_and_tail(self.game_id, rows)
+        else:
+            loaded = _replayed(self.known, _REPLAYED.values(rows))
+        # Outside a transaction every row read was committed: safe to start from next time.
+        if not connection.in_atomic_block:
+            RECENT.remember(self.game_id, loaded)
+        return loaded
+
+
+def _snapshot_and_tail(game_id: UUID, rows: Sequence[Sequence[Any]]) -> LoadedGame:
     start = LoadedGame(state=rules.new_game(), version=0)
     if rows and rows[0][0] == _SNAPSHOT_ROW:
         snapshot_state = _unpickled(rows[0][2])
@@ -254,12 +278,6 @@ def _load_snapshot_and_tail(game_id: UUID) -> LoadedGame:
         start = LoadedGame(state=snapshot_state, version=rows[0][1])
         rows = rows[1:]
     return _replayed(start, _REPLAYED.values(row[3:] for row in rows))
-
-
-def _load_tail(game_id: UUID, known: LoadedGame) -> LoadedGame:
-    with connection.cursor() as cursor:
-        cursor.execute(_events_sql(_REPLAYED), [param(GameEvent, "game", game_id), known.version])
-        return _replayed(known, _REPLAYED.values(cursor.fetchall()))
 
 
 def _replayed(start: LoadedGame, tail: list[list[Any]]) -> LoadedGame:
@@ -379,10 +397,10 @@ def _load_sql() -> str:
     snapshots = table(GameSnapshot)
     return (
         f"WITH snapshot AS (SELECT seq, state FROM {snapshots} "  # noqa: S608 (no input)
-        "WHERE game_id = %(game)s AND engine_version = %(engine)s ORDER BY seq DESC LIMIT 1) "
+        "WHERE game_id = %s AND engine_version = %s ORDER BY seq DESC LIMIT 1) "
         f"SELECT {_SNAPSHOT_ROW}, seq, state, {', '.join(['NULL'] * _REPLAYED.width)} "
         f"FROM snapshot UNION ALL SELECT {_EVENT_ROW}, NULL, NULL, {_REPLAYED.select('e')} "
-        f"FROM {table(GameEvent)} e WHERE e.game_id = %(game)s "
+        f"FROM {table(GameEvent)} e WHERE e.game_id = %s "
         "AND e.seq > COALESCE((SELECT seq FROM snapshot), 0) ORDER BY 1, 2, 4"
     )
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -11,8 +12,9 @@ from uuid import UUID
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
-from accounts.models import User
-from belote_project.rows import ModelColumns, param, table
+from accounts.models import AccessToken, User
+from accounts.selectors import access_token_of, access_token_statement
+from belote_project.rows import ModelColumns, Statement, param, read_together, table
 from games import event_store, rules
 from games.models import Game, GameStatus, Seat
 from games.services.errors import GameNotFoundError
@@ -37,9 +39,19 @@ def table_seats(game: Game) -> list[Seat]:
 
 def game_table(game_id: UUID) -> tuple[Game, list[Seat]]:
     """The game and its seats (with their users) in one query; the hot path of every play."""
+    sql, params = game_table_statement(game_id)
     with connection.cursor() as cursor:
-        cursor.execute(_game_table_sql(), [param(Game, "id", game_id)])
-        rows = cursor.fetchall()
+        cursor.execute(sql, params)
+        return game_table_of(cursor.fetchall())
+
+
+def game_table_statement(game_id: UUID) -> Statement:
+    """`game_table`'s statement, to read with others (rows.read_together)."""
+    return _game_table_sql(), [param(Game, "id", game_id)]
+
+
+def game_table_of(rows: Sequence[Sequence[Any]]) -> tuple[Game, list[Seat]]:
+    """The game and its seats from the rows of `game_table_statement`; GameNotFoundError."""
     if not rows:
         raise GameNotFoundError()
     (game,) = _GAME.instances([rows[0][: _GAME.width]])
@@ -61,6 +73,49 @@ def _game_table_sql() -> str:
         f"LEFT JOIN {table(User)} u ON u.id = s.user_id "
         "WHERE g.id = %s ORDER BY s.seat"
     )
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A game, its seats (with their users) and its current state, as one request read them."""
+
+    game: Game
+    seats: list[Seat]
+    loaded: event_store.LoadedGame
+
+
+def table_state(game_id: UUID) -> TableState:
+    """`game_table` and `event_store.load` of a game, in one round trip."""
+    read = TableStateRead(game_id)
+    return read.result(read_together(read.statements()))
+
+
+class TableStateRead:
+    """`table_state` as statements to read along with others (the bearer token's, see
+    accounts/authentication.py), then the state from their rows."""
+
+    def __init__(self, game_id: UUID) -> None:
+        self._game_id = game_id
+        self._load = event_store.LoadRead.of(game_id)
+
+    def statements(self) -> list[Statement]:
+        return [game_table_statement(self._game_id), self._load.statement()]
+
+    def result(self, rows: Sequence[Sequence[Sequence[Any]]]) -> TableState:
+        """Rows of `statements`, in order; GameNotFoundError if there is no such game."""
+        table_rows, load_rows = rows
+        game, seats = game_table_of(table_rows)
+        return TableState(game=game, seats=seats, loaded=self._load.result(load_rows))
+
+
+def access_token_and_table_state(
+    *, token: str, game_id: UUID
+) -> tuple[AccessToken | None, Callable[[], TableState]]:
+    """The bearer token's record and, from the same round trip, the game's `table_state`
+    (deferred: it raises GameNotFoundError only when called, after authentication)."""
+    read = TableStateRead(game_id)
+    token_rows, *rows = read_together([access_token_statement(token=token), *read.statements()])
+    return access_token_of(token_rows), lambda: read.result(rows)
 
 
 def seat_of(seats: Iterable[Seat], user: User) -> int | None:
@@ -138,11 +193,15 @@ def game_list(
 
 
 def game_view_for(
-    *, game: Game, user: User, seats: Sequence[Seat] | None = None
+    *,
+    game: Game,
+    user: User,
+    seats: Sequence[Seat] | None = None,
+    loaded: event_store.LoadedGame | None = None,
 ) -> tuple[dict[str, Any], str]:
     """The game as `user` may see it (seated or spectator) and that view's ETag."""
     seats = table_seats(game) if seats is None else seats
-    loaded = event_store.load(game.id)
+    loaded = event_store.load(game.id) if loaded is None else loaded
     view = game_view(game=game, seats=seats, loaded=loaded, seat=seat_of(seats, user))
     return view, view_etag(game, seats)
 

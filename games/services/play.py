@@ -37,14 +37,22 @@ class ActResult:
 
 
 def game_act(
-    *, game_id: UUID, user: User, action: Mapping[str, Any], expected_version: int
+    *,
+    game_id: UUID,
+    user: User,
+    action: Mapping[str, Any],
+    expected_version: int,
+    table: selectors.TableState | None = None,
 ) -> ActResult:
-    """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version."""
-    game, seats = selectors.game_table(game_id)
+    """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version.
+
+    `table`: the game's `selectors.table_state` if the caller read it already.
+    """
+    table = selectors.table_state(game_id) if table is None else table
+    game, seats, loaded = table.game, table.seats, table.loaded
     seat = selectors.seat_of(seats, user)
     if seat is None:
         raise NotSeatedError()
-    loaded = event_store.load(game.id)
     _require_playing(game, loaded)
     if loaded.version != expected_version:
         raise _conflict(game, seats, seat, expected_version, loaded)
