@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from games.rules.belote import belote_holder
 from games.rules.cards import WIN_KEYS
@@ -43,15 +43,10 @@ _HAND_START = FIELD["hand_seed"]
 _PHASE = FIELD["phase"]
 _HANDS = FIELD["hands"]
 _TURN = FIELD["turn"]
-_TRICK = FIELD["trick"]
-_TRICK_LEADER = FIELD["trick_leader"]
-_TRICKS = FIELD["tricks"]
-_TRICK_POINTS = FIELD["trick_points"]
-_TRICKS_WON = FIELD["tricks_won"]
-_BELOTE_CALLS = FIELD["belote_calls"]
-_WIN_INDEX = FIELD["win_index"]
-_WIN_CARD = FIELD["win_card"]
-_LEGAL = FIELD["legal"]
+#: card_played rebuilds the state from the fields before `hands`, trick_won from those
+#: before `trick_leader` (the order of GameState puts them last; a test pins it)
+_BEFORE_HANDS: Final = 27
+_BEFORE_TRICK_LEADER: Final = 23
 
 
 def _game_started(state: GameState, event: GameStarted) -> GameState:
@@ -127,32 +122,36 @@ def _declared(state: GameState, event: Declared) -> GameState:
 
 
 def _card_played(state: GameState, event: CardPlayed) -> GameState:
-    # the hottest fold: unpacking and starred builds instead of attribute reads and calls
+    # the hottest fold: locals, one slice and one tuple instead of a list of all fields
     seat, card, belote = event
-    values = [*state]
-    hands = [*state.hands]
-    hands[seat] ^= 1 << card  # the card is in the hand: decide checked it
-    values[_HANDS] = (hands[0], hands[1], hands[2], hands[3])
+    if belote is not None:
+        state = evolve(state, belote_calls=(*state.belote_calls, (seat, belote)))
+    h0, h1, h2, h3 = state.hands
+    bit = 1 << card  # the card is in the hand: decide checked it
+    if seat == 0:
+        h0 ^= bit
+    elif seat == 1:
+        h1 ^= bit
+    elif seat == 2:
+        h2 ^= bit
+    else:
+        h3 ^= bit
+    hands = (h0, h1, h2, h3)
     trick = state.trick
     trump = state.trump
-    if not trick:
-        win_index = 0
-        win_card = values[_WIN_CARD] = card
-        values[_WIN_INDEX] = 0
-    else:
+    if trick:
         keys = WIN_KEYS[4 * trump + (trick[0] & 3)]
         win_card = state.win_card
         if keys[card] > keys[win_card]:
-            win_index = values[_WIN_INDEX] = len(trick)
-            win_card = values[_WIN_CARD] = card
+            win_index, win_card = len(trick), card
         else:
             win_index = state.win_index
-    trick = values[_TRICK] = (*trick, card)
-    following = values[_TURN] = (seat + 1) & 3
-    if belote is not None:
-        values[_BELOTE_CALLS] = (*state.belote_calls, (seat, belote))
+        trick = (*trick, card)
+    else:
+        win_index, win_card, trick = 0, card, (card,)
+    following = (seat + 1) & 3
     # the next seat's legal cards; none once the trick is full (trick_won comes next)
-    values[_LEGAL] = (
+    legal = (
         legal_on(
             hands[following],
             trick,
@@ -164,29 +163,41 @@ def _card_played(state: GameState, event: CardPlayed) -> GameState:
         if len(trick) < 4
         else 0
     )
-    return _new_tuple(GameState, values)  # `rebuild` without its call
+    return _new_tuple(
+        # concatenation: cheaper here than unpacking the slice into a new tuple
+        GameState,
+        state[:_BEFORE_HANDS] + (hands, trick, win_index, win_card, following, legal),  # noqa: RUF005
+    )
 
 
 def _trick_won(state: GameState, event: TrickWon) -> GameState:
-    values = list(state)
-    team = event.winner % 2
-    points = list(state.trick_points)
-    points[team] += event.points
-    won = list(state.tricks_won)
-    won[team] += 1
-    values[_TRICK_POINTS] = (points[0], points[1])
-    values[_TRICKS_WON] = (won[0], won[1])
-    values[_TRICKS] = (*state.tricks, event)
-    values[_TRICK] = ()
-    values[_WIN_INDEX] = values[_WIN_CARD] = -1
-    values[_TRICK_LEADER] = event.winner
-    if event.trick < 8:
-        values[_TURN] = event.winner
-        values[_LEGAL] = state.hands[event.winner]
+    number, _, winner, _, points = event
+    points_0, points_1 = state.trick_points
+    won_0, won_1 = state.tricks_won
+    if winner & 1:
+        points_1 += points
+        won_1 += 1
     else:
-        values[_TURN] = NO_SEAT
-        values[_LEGAL] = 0
-    return rebuild(values)
+        points_0 += points
+        won_0 += 1
+    hands = state.hands
+    turn, legal = (winner, hands[winner]) if number < 8 else (NO_SEAT, 0)
+    return _new_tuple(
+        GameState,
+        state[:_BEFORE_TRICK_LEADER]  # noqa: RUF005 (as in _card_played)
+        + (
+            winner,
+            (*state.tricks, event),
+            (points_0, points_1),
+            (won_0, won_1),
+            hands,
+            (),
+            -1,
+            -1,
+            turn,
+            legal,
+        ),
+    )
 
 
 def _declarations_shown(state: GameState, event: DeclarationsShown) -> GameState:

@@ -9,7 +9,7 @@ from games.rules.events import HandScored, TrickWon
 from games.rules.options import Options
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 
 WAITING = "waiting"
 BIDDING_1 = "bidding_1"
@@ -38,14 +38,12 @@ class GameState(NamedTuple):
     waiting_points: int = 0
     results: tuple[HandScored, ...] = ()
     winner: int = NO_SEAT
-    # the current hand
+    # the current hand, from `hand_seed` to the end
     hand_seed: str = ""
     seed_commitment: str = ""
-    hands: tuple[int, int, int, int] = (0, 0, 0, 0)
     turned_card: int = -1
     stock: tuple[int, ...] = ()
     bids: tuple[tuple[int, int, str], ...] = ()
-    turn: int = NO_SEAT
     taker: int = NO_SEAT
     trump: int = -1
     belote_holder: int = NO_SEAT
@@ -54,14 +52,18 @@ class GameState(NamedTuple):
     declared: tuple[tuple[Declaration, ...], ...] = ((), (), (), ())
     shown: tuple[SeatDeclaration, ...] | None = None
     shown_team: int | None = None
+    # what a trick changes, last, so that the folds of the play rebuild the state from
+    # one slice of it: trick_won the last ten fields, card_played the last six
     trick_leader: int = NO_SEAT
+    tricks: tuple[TrickWon, ...] = ()
+    trick_points: tuple[int, int] = (0, 0)
+    tricks_won: tuple[int, int] = (0, 0)
+    hands: tuple[int, int, int, int] = (0, 0, 0, 0)
     trick: tuple[int, ...] = ()
     #: index in `trick` and id of the card winning it so far (-1 on an empty trick)
     win_index: int = -1
     win_card: int = -1
-    tricks: tuple[TrickWon, ...] = ()
-    trick_points: tuple[int, int] = (0, 0)
-    tricks_won: tuple[int, int] = (0, 0)
+    turn: int = NO_SEAT
     #: the cards the seat to play may play now (a mask; 0 when no card is due): derived
     #: by the folds from the fields above, so that legal_actions and decide only read it
     legal: int = 0

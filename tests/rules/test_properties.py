@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games import rules
+from games.rules import folds
 from games.rules.play import legal_cards_mask
 
 GAME_LIMIT = 5000  # commands: far above any real game, so a loop is caught
@@ -251,3 +252,23 @@ def test_the_folds_keep_the_legal_cards_of_the_seat_to_play(game: Game) -> None:
             expected = 0
         assert state.legal == expected
         state = rules.apply(state, event)
+
+
+def test_the_play_folds_rebuild_from_the_fields_they_do_not_change() -> None:
+    # card_played keeps every field before `hands`, trick_won every one before
+    # `trick_leader`; a field added after them would be silently reset by each card.
+    fields = rules.GameState._fields
+    assert fields.index("hands") == folds._BEFORE_HANDS
+    assert fields.index("trick_leader") == folds._BEFORE_TRICK_LEADER
+    assert fields[fields.index("trick_leader") :] == (
+        "trick_leader",
+        "tricks",
+        "trick_points",
+        "tricks_won",
+        "hands",
+        "trick",
+        "win_index",
+        "win_card",
+        "turn",
+        "legal",
+    )
