@@ -102,7 +102,8 @@ RUNS_BY_SUIT: tuple[dict[int, tuple[Declaration, ...]], ...] = tuple(
 )
 _RUNS_C, _RUNS_D, _RUNS_H, _RUNS_S = RUNS_BY_SUIT
 _MASK_C, _MASK_D, _MASK_H, _MASK_S = (_CLUBS << suit for suit in range(4))
-_FOUR_J, _FOUR_9, _FOUR_A, _FOUR_T, _FOUR_K, _FOUR_Q = FOUR_MASKS.values()
+#: the lowest card of each rank that scores a four (the other three are its next bits)
+_FOUR_LOW_BITS = sum(mask & -mask for mask in FOUR_MASKS.values())
 
 
 def _runs(mask: int) -> tuple[Declaration, ...]:
@@ -125,18 +126,25 @@ def best_sets(hand: int) -> tuple[tuple[Declaration, ...], ...]:
     A card counts once: each choice of the fours held leaves runs among the
     other cards, a run being one declaration. Empty when nothing scores.
     """
-    if not (  # most hands: no four, so the runs are the only choice
-        hand & _FOUR_J == _FOUR_J
-        or hand & _FOUR_9 == _FOUR_9
-        or hand & _FOUR_A == _FOUR_A
-        or hand & _FOUR_T == _FOUR_T
-        or hand & _FOUR_K == _FOUR_K
-        or hand & _FOUR_Q == _FOUR_Q
-    ):
-        runs = _runs(hand)
+    # the four cards of a rank are the bits 4r..4r+3: a four leaves its low bit here
+    if not hand & hand >> 1 & hand >> 2 & hand >> 3 & _FOUR_LOW_BITS:
+        # most hands: no four, so the runs are the only choice
+        runs = (
+            _RUNS_C[hand & _MASK_C]
+            + _RUNS_D[hand & _MASK_D]
+            + _RUNS_H[hand & _MASK_H]
+            + _RUNS_S[hand & _MASK_S]
+        )
+        if not runs:
+            return ()
         if len(runs) > 1:
             runs = tuple(sorted(runs, key=_by_cards))
-        return (runs,) if runs else ()
+        return (runs,)
+    return _best_sets_searched(hand)
+
+
+def _best_sets_searched(hand: int) -> tuple[tuple[Declaration, ...], ...]:
+    """`best_sets` the long way: every choice of the fours held, then the runs left."""
     fours = [Declaration("four", m) for m in FOUR_MASKS.values() if hand & m == m]
     best_points = 0
     offers: list[tuple[Declaration, ...]] = []

@@ -43,6 +43,11 @@ _HAND_START = FIELD["hand_seed"]
 _PHASE = FIELD["phase"]
 _HANDS = FIELD["hands"]
 _TURN = FIELD["turn"]
+_STOCK = FIELD["stock"]
+_TRICK_LEADER = FIELD["trick_leader"]
+_BELOTE_HOLDER = FIELD["belote_holder"]
+_OFFERS = FIELD["offers"]
+_LEGAL = FIELD["legal"]
 #: card_played rebuilds the state from the fields before `hands`, trick_won from those
 #: before `trick_leader` (the order of GameState puts them last; a test pins it)
 _BEFORE_HANDS: Final = 27
@@ -95,24 +100,27 @@ def _trump_set(state: GameState, event: TrumpSet) -> GameState:
 
 
 def _rest_dealt(state: GameState, event: RestDealt) -> GameState:
-    full = [held | extra for held, extra in zip(state.hands, event.cards, strict=True)]
+    held_0, held_1, held_2, held_3 = state.hands
+    extra_0, extra_1, extra_2, extra_3 = event.cards
+    full = [held_0 | extra_0, held_1 | extra_1, held_2 | extra_2, held_3 | extra_3]
     full[state.taker] |= 1 << state.turned_card
     hands = (full[0], full[1], full[2], full[3])
-    offers = (
-        tuple(best_sets(hand) for hand in hands) if state.options.declarations else ((), (), (), ())
-    )
-    leader = (state.dealer + 1) % 4
-    return evolve(
-        state,
-        phase=PLAYING,
-        hands=hands,
-        stock=(),
-        turn=leader,
-        trick_leader=leader,
-        belote_holder=belote_holder(hands, state.trump),
-        offers=offers,
-        legal=hands[leader],
-    )
+    leader = (state.dealer + 1) & 3
+    values = [*state]
+    values[_PHASE] = PLAYING
+    values[_HANDS] = hands
+    values[_STOCK] = ()
+    values[_TURN] = values[_TRICK_LEADER] = leader
+    values[_BELOTE_HOLDER] = belote_holder(hands, state.trump)
+    if state.options.declarations:
+        values[_OFFERS] = (
+            best_sets(hands[0]),
+            best_sets(hands[1]),
+            best_sets(hands[2]),
+            best_sets(hands[3]),
+        )
+    values[_LEGAL] = hands[leader]
+    return rebuild(values)
 
 
 def _declared(state: GameState, event: Declared) -> GameState:

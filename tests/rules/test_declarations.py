@@ -1,8 +1,12 @@
 """Declarations: RULES.md, section Declarations. Worked figures come from the vectors."""
 
+import random
+
 import pytest
 
 from games import rules
+from games.rules import declarations
+from games.rules.cards import mask_from_names
 from tests.rules.helpers import act, of_type, play, play_vector, position, rejection, vector
 
 
@@ -163,3 +167,16 @@ def test_announced_cards_are_shown_to_all_when_the_first_trick_ends() -> None:
     assert shown_at == 3
     (declared,) = rules.view(state, 0)["declarations"]
     assert sorted(declared["cards"]) == ["9S", "JS", "TS"]
+
+
+def test_the_quick_answer_for_hands_without_a_four_matches_the_full_search() -> None:
+    # best_sets answers most hands (no four) without searching; the search handles any hand.
+    chooser = random.Random(8)
+    hands = [sum(1 << card for card in chooser.sample(range(32), 8)) for _ in range(3000)]
+    hands += [  # four sevens and four eights (not declarations) beside runs; a four and a run
+        mask_from_names(["7C", "7D", "7H", "7S", "8C", "8D", "8H", "8S"]),
+        mask_from_names(["7C", "8C", "9C", "JD", "QD", "KD", "AD", "7S"]),
+        mask_from_names(["QC", "QD", "QH", "QS", "9S", "TS", "JS", "7H"]),
+    ]
+    for hand in hands:
+        assert declarations.best_sets(hand) == declarations._best_sets_searched(hand)
