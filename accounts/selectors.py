@@ -45,3 +45,11 @@ def access_token_of(rows: Sequence[Sequence[Any]]) -> AccessToken | None:
     (access_token,) = _TOKEN.instances([row[: _TOKEN.width]])
     (access_token.user,) = _USER.instances([row[_TOKEN.width :]])
     return access_token
+
+
+def access_token_alive(*, token_id: int) -> bool:
+    """Whether the token record `token_id` would still authenticate a request: not
+    deleted (logout), not expired, its user active. Long-lived answers recheck it."""
+    return AccessToken.objects.filter(
+        pk=token_id, expires_at__gt=timezone.now(), user__is_active=True
+    ).exists()

@@ -20,13 +20,14 @@ from django.http import (
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from belote_project.schema import problem_responses
-from games.feed.selectors import FeedPage, FeedViewer, feed_viewer
+from games.feed.selectors import FeedPage, FeedViewer, SignedOut, feed_viewer
 from games.feed.waiting import event_stream, wait_for_page
 
 MAX_WAIT_SECONDS = 30
@@ -39,7 +40,17 @@ _feed_viewer = sync_to_async(feed_viewer)
 async def _viewer(request: Request, game_id: UUID) -> FeedViewer:
     # IsAuthenticated (the default permission) ran before any handler.
     assert isinstance(request.user, AbstractBaseUser)
-    return await _feed_viewer(game_id=game_id, user=request.user)
+    token_id = getattr(request.auth, "pk", None)
+    return await _feed_viewer(game_id=game_id, user=request.user, token_id=token_id)
+
+
+async def _page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
+    try:
+        return await wait_for_page(viewer, after=after, limit=limit, wait=wait)
+    except SignedOut as gone:  # logged out (or expired) while the answer was held
+        raise AuthenticationFailed(
+            "The token is invalid, expired or revoked.", code="invalid_token"
+        ) from gone
 
 
 class AsyncApiView(APIView):
@@ -141,9 +152,7 @@ class GameEventsApi(AsyncApiView):
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
         viewer = await _viewer(request, kwargs["game_id"])
-        page = await wait_for_page(
-            viewer, after=after, limit=limit, wait=query.validated_data["wait"]
-        )
+        page = await _page(viewer, after=after, limit=limit, wait=query.validated_data["wait"])
         return JsonResponse(_page_body(request, page))
 
 
@@ -178,7 +187,9 @@ class GameStreamApi(AsyncApiView):
             "an item of `events` in the events list. A comment line is sent every 15 s "
             "of silence. The stream ends after `game_finished`; a client reconnecting "
             "with `Last-Event-ID` resumes after that seq. A finished game with nothing "
-            "after the cursor answers 204, which stops an EventSource from reconnecting."
+            "after the cursor answers 204, which stops an EventSource from reconnecting. "
+            "The stream also ends once the caller's token is revoked or expires; "
+            "reconnecting then answers 401."
         ),
         parameters=[
             InputSerializer,
@@ -204,7 +215,7 @@ class GameStreamApi(AsyncApiView):
         query.is_valid(raise_exception=True)
         after = query.validated_data["after"]
         viewer = await _viewer(request, kwargs["game_id"])
-        first = await wait_for_page(viewer, after=after, limit=1, wait=0)
+        first = await _page(viewer, after=after, limit=1, wait=0)
         if first.finished and first.version <= after:
             return HttpResponse(status=204)
         response = StreamingHttpResponse(

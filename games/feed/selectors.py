@@ -6,17 +6,27 @@ from uuid import UUID
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
+from accounts.selectors import access_token_alive
 from games import event_store
 from games.models import Game, GameStatus, Seat
 from games.selectors import game_get
 
 
+class SignedOut(Exception):  # noqa: N818 (a state, not a failure of the code)
+    """The viewer's access token stopped being valid while the feed was serving it."""
+
+
 @dataclass(frozen=True)
 class FeedViewer:
-    """A user looking at a game: from their seat, or as a spectator (`seat` None)."""
+    """A user looking at a game: from their seat, or as a spectator (`seat` None).
+
+    `token_id` is the access token the request came with: a long-poll or a stream
+    checks at each read that it is still valid (no logout, expiry or disabled user).
+    """
 
     game_id: UUID
     seat: int | None
+    token_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -42,18 +52,21 @@ class FeedPage:
         return self.finished and not self.has_more
 
 
-def feed_viewer(*, game_id: UUID, user: AbstractBaseUser) -> FeedViewer:
+def feed_viewer(*, game_id: UUID, user: AbstractBaseUser, token_id: int | None) -> FeedViewer:
     game = game_get(game_id)
     seat = Seat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True)
-    return FeedViewer(game_id=game.id, seat=seat.first())
+    return FeedViewer(game_id=game.id, seat=seat.first(), token_id=token_id)
 
 
 def feed_page(viewer: FeedViewer, *, after: int, limit: int) -> FeedPage:
     """Up to `limit` stored events after seq `after`, redacted for the viewer.
 
     The read model's version is checked first, so a poll that finds nothing new costs
-    one indexed lookup instead of a snapshot load and a replay.
+    one indexed lookup instead of a snapshot load and a replay. Raises `SignedOut`
+    once the viewer's token is no longer valid.
     """
+    if viewer.token_id is not None and not access_token_alive(token_id=viewer.token_id):
+        raise SignedOut
     version, status = Game.objects.values_list("version", "status").get(pk=viewer.game_id)
     finished = status == GameStatus.FINISHED
     if version <= after:

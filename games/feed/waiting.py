@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 
 from games.feed.listener import game_wakeups
-from games.feed.selectors import FeedPage, FeedViewer, feed_page
+from games.feed.selectors import FeedPage, FeedViewer, SignedOut, feed_page
 
 # A stream says something at least this often, so proxies keep the connection open.
 KEEPALIVE_SECONDS = 15.0
@@ -65,7 +65,8 @@ def sse_event(event: dict[str, object]) -> bytes:
 
 
 async def event_stream(viewer: FeedViewer, *, after: int) -> AsyncGenerator[bytes, None]:
-    """Server-Sent Events from seq `after` on, until the game ends or the client leaves.
+    """Server-Sent Events from seq `after` on, until the game ends, the client leaves
+    or the viewer's token stops being valid (its reconnection then meets a 401).
 
     A client that disconnects cancels the task iterating this generator; leaving the
     `async with` block then drops its wakeup.
@@ -75,7 +76,10 @@ async def event_stream(viewer: FeedViewer, *, after: int) -> AsyncGenerator[byte
     said_something_at = loop.time()
     async with game_wakeups(str(viewer.game_id)) as wakeup:
         while True:
-            page = await _read_then_sleep(viewer, after, STREAM_BATCH)
+            try:
+                page = await _read_then_sleep(viewer, after, STREAM_BATCH)
+            except SignedOut:
+                return
             for event in page.events:
                 yield sse_event(event)
             after = page.last_seq

@@ -4,16 +4,18 @@ import asyncio
 import json
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.asgi import get_asgi_application
 
-from accounts.models import User
+from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
+from accounts.tokens import token_digest
 from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
-from tests.games.feed_support import play_random, run_closing_connections, seated_table
+from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -55,12 +57,31 @@ async def _get(app: AsgiApp, path: str, query: str, token: str) -> tuple[int, An
     return messages[0]["status"], json.loads(body)
 
 
-def test_parked_long_polls_hold_no_thread_and_all_wake(make_user: Callable[..., User]) -> None:
+@dataclass
+class LongPoll:
+    """A started game, a seated player's token and the feed application to poll it with."""
+
+    table: Table
+    version: int
+    token: str
+    app: AsgiApp
+    path: str
+
+
+def _long_poll_setup(make_user: Callable[..., User]) -> LongPoll:
     table = seated_table(make_user)
-    version = play_random(table, 2)
-    token = access_token_issue(user=table.players[0])
-    app = with_feed_handler(get_asgi_application())
-    path = f"/api/v1/games/{table.game_id}/events"
+    return LongPoll(
+        table=table,
+        version=play_random(table, 2),
+        token=access_token_issue(user=table.players[0]),
+        app=with_feed_handler(get_asgi_application()),
+        path=f"/api/v1/games/{table.game_id}/events",
+    )
+
+
+def test_parked_long_polls_hold_no_thread_and_all_wake(make_user: Callable[..., User]) -> None:
+    poll = _long_poll_setup(make_user)
+    table, version, token, app, path = poll.table, poll.version, poll.token, poll.app, poll.path
 
     async def scenario() -> tuple[int, list[tuple[int, Any]]]:
         polls = [
@@ -92,3 +113,21 @@ def test_parked_long_polls_hold_no_thread_and_all_wake(make_user: Callable[..., 
 )
 def test_only_the_feed_paths_take_the_shared_thread_handler(path: str, feed: bool) -> None:
     assert bool(FEED_PATH.search(path)) is feed
+
+
+def test_a_long_poll_held_past_a_logout_answers_401(make_user: Callable[..., User]) -> None:
+    poll = _long_poll_setup(make_user)
+    table, version, token, app, path = poll.table, poll.version, poll.token, poll.app, poll.path
+
+    async def scenario() -> tuple[int, Any]:
+        poll = asyncio.create_task(_get(app, path, f"after={version}&wait=20", token))
+        await asyncio.sleep(1.0)  # parked
+        await sync_to_async(AccessToken.objects.filter(digest=token_digest(token)).delete)()
+        await sync_to_async(play_random)(table, 1, seed=3)  # wakes the poll
+        return await poll
+
+    status, body = run_closing_connections(scenario)
+
+    assert status == 401
+    assert body["code"] == "invalid_token"
+    assert "events" not in body

@@ -4,8 +4,11 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 
 import pytest
+from asgiref.sync import sync_to_async
 
-from accounts.models import User
+from accounts.models import AccessToken, User
+from accounts.services import access_token_issue
+from accounts.tokens import token_digest
 from games.feed import listener, waiting
 from games.feed.selectors import FeedViewer
 from tests.games.feed_support import play_random, run_closing_connections, seated_table
@@ -82,3 +85,28 @@ def test_a_long_poll_on_a_finished_game_does_not_wait(
 
     assert seconds < WAIT_SECONDS / 2
     assert last_seq == version
+
+
+def test_a_stream_ends_when_its_token_stops_being_valid(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(waiting, "KEEPALIVE_SECONDS", 0.2)
+    table = seated_table(make_user)
+    version = play_random(table, 2)
+    token = access_token_issue(user=table.players[0])
+    access_token = AccessToken.objects.get(digest=token_digest(token))
+    viewer = FeedViewer(game_id=table.game_id, seat=0, token_id=access_token.pk)
+
+    async def scenario() -> list[bytes]:
+        stream = waiting.event_stream(viewer, after=version)
+        frames = await _frames_until(stream, b": keep-alive")  # served while signed in
+        await sync_to_async(access_token.delete)()  # logout
+        await sync_to_async(play_random)(table, 1, seed=3)
+        async with asyncio.timeout(WAIT_SECONDS):
+            frames += [frame async for frame in stream]  # the stream ends by itself
+        return frames
+
+    frames = run_closing_connections(scenario)
+
+    assert frames[-1] == b": keep-alive\n\n"  # nothing after the logout, not the new event
+    assert not any(frame.startswith(b"id:") for frame in frames)
