@@ -160,6 +160,8 @@ class IdempotencyRecord(models.Model):
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
     response_body = models.JSONField()
+    #: the headers a replay must repeat (Location, ETag...), name -> value
+    response_headers = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

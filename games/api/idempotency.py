@@ -1,7 +1,8 @@
 """`Idempotency-Key` for POSTs that create something.
 
-Same user + same key + same request: the stored response is replayed (same status
-and body) and nothing runs again. Same key with another request: 422
+Same user + same key + same request: the stored response is replayed (same status,
+body and the headers that describe them: Location, ETag, caching) and nothing runs
+again. Same key with another request: 422
 `idempotency_key_reused`. Only successful answers are stored, in the same
 transaction as the work, so a failed attempt can be retried with its key.
 """
@@ -26,6 +27,8 @@ from games.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
+#: headers of an answer that a replay repeats (the rest is set per response anyway)
+REPLAYED_HEADERS = ("Location", "ETag", "Cache-Control", "Vary")
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
     name=HEADER,
@@ -96,7 +99,9 @@ def _request_digest(request: Request) -> str:
 def _replay(record: IdempotencyRecord, digest: str) -> Response:
     if record.request_hash != digest:
         raise IdempotencyKeyReusedError()
-    response = Response(record.response_body, status=record.status_code)
+    response = Response(
+        record.response_body, status=record.status_code, headers=record.response_headers
+    )
     response["Idempotent-Replayed"] = "true"
     return response
 
@@ -112,6 +117,9 @@ def _store(request: Request, user: User, key: str, digest: str, response: Respon
                 request_hash=digest,
                 status_code=response.status_code,
                 response_body=response.data,
+                response_headers={
+                    name: response[name] for name in REPLAYED_HEADERS if response.has_header(name)
+                },
             )
     except IntegrityError as exc:
         # A concurrent request with the same key committed first: undo this one's work.

@@ -182,6 +182,9 @@ def test_the_same_idempotency_key_replays_the_first_answer(table):
     assert first.status_code == again.status_code == 201
     assert first.json() == again.json()
     assert again["Idempotent-Replayed"] == "true"
+    # the headers that describe the answer come back with it
+    assert again["ETag"] == first["ETag"] == f'"{first.json()["game"]["version"]}"'
+    assert (again["Cache-Control"], again["Vary"]) == (first["Cache-Control"], first["Vary"])
     assert stored(table.game_id, "seq") == list(range(1, first.json()["game"]["version"] + 1))
 
 

@@ -144,6 +144,7 @@ def test_creating_with_the_same_idempotency_key_makes_one_game_per_user(auth_cli
     again = alice.post(GAMES, {"options": {"target": 101}}, format="json", headers=key)
     assert first.status_code == again.status_code == 201
     assert first.json() == again.json()
+    assert again["Location"] == first["Location"] == f"{GAMES}/{first.json()['id']}"
     other = bob.post(GAMES, {"options": {"target": 101}}, format="json", headers=key)
     assert other.json()["id"] != first.json()["id"]
     reused = alice.post(GAMES, {"options": {"target": 501}}, format="json", headers=key)
