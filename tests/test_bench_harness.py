@@ -1,0 +1,20 @@
+"""The rules benchmark's harness plays real games through the public API."""
+
+import random
+
+from bench import instructions_bench, rules_bench
+from games import rules
+
+
+def test_a_benchmark_game_records_every_event_and_counts_its_hands() -> None:
+    events, hands, final = rules_bench.random_game(random.Random(5), 5)
+    assert final.phase == "finished"
+    assert rules.replay(events) == final
+    scored = [e for e in map(rules.event_to_dict, events) if e["type"] == "hand_scored"]
+    assert hands == len(scored) > 0
+
+
+def test_the_instruction_count_plays_the_same_games_as_the_timed_benchmark() -> None:
+    rng = random.Random(1)
+    timed = sum(rules_bench.random_game(rng, number)[1] for number in (1, 2))
+    assert instructions_bench.play(2, typed=False) == timed
