@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any
 from uuid import UUID
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from belote_project.rows import ModelColumns, param, table
@@ -223,6 +223,15 @@ def _append_in_one_statement(appending: _Appending) -> None:
             row = cursor.fetchone()
     except IntegrityError as error:
         if _UNIQUE_SEQ not in str(error):
+            raise
+        raise appending.conflict() from error
+    except OperationalError as error:
+        # A deadlock or serialization failure rolled the statement back: nothing was
+        # appended and the stream may have moved, which is what a conflict tells the
+        # caller (resync, decide again). Writers of this version take the game row
+        # first and cannot deadlock each other; one of an older version (events first)
+        # running beside them during a rolling deploy can.
+        if getattr(error.__cause__, "sqlstate", None) not in _TRANSACTION_ROLLBACKS:
             raise
         raise appending.conflict() from error
     if row is None or row[0] != len(appending.wire):
@@ -499,6 +508,9 @@ def _move_read_model(appending: _Appending) -> bool:
 _SNAPSHOT = ModelColumns(GameSnapshot, ("game", "seq", "engine_version", "state", "created_at"))
 # The unique index a taken seq violates (games/models.py).
 _UNIQUE_SEQ = "games_event_unique_seq"
+#: SQLSTATEs of a statement the server rolled back to break a cycle or a race:
+#: serialization_failure, deadlock_detected
+_TRANSACTION_ROLLBACKS = frozenset({"40001", "40P01"})
 
 
 def _typed_row(columns: ModelColumns[Any]) -> str:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pickle
 import random
+import threading
+import time
 from uuid import UUID
 
+import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -301,3 +304,58 @@ def test_on_postgresql_an_append_is_one_statement(started):
 
     assert len(queries) == 1
     assert queries[0]["sql"].startswith("WITH moved AS (UPDATE")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deadlock_with_an_older_writer_is_a_conflict_that_appends_nothing(started):
+    # A writer of the previous release (events first, then the game row) running beside
+    # this one (game row first) during a rolling deploy: PostgreSQL breaks the cycle by
+    # failing one statement. Ours must answer a conflict, not a server error.
+    game = Game.objects.get(pk=started.game_id)
+    loaded = event_store.load(game.id)
+    settings = connection.settings_dict
+    older = psycopg.connect(
+        host=settings["HOST"],
+        port=settings["PORT"],
+        user=settings["USER"],
+        dbname=settings["NAME"],
+    )
+    holds_its_event = threading.Event()
+    failures: list[BaseException] = []
+
+    def older_writer() -> None:
+        try:
+            older.execute(
+                "INSERT INTO games_gameevent (game_id, seq, type, schema_version, payload,"
+                " actor_kind, created_at) VALUES (%s, %s, 'older', 1, '{}', 'system', now())",
+                [game.id, loaded.version + 1],
+            )
+            holds_its_event.set()
+            for _ in range(200):  # until our append waits on that event's index entry
+                waiting = older.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND datname = current_database()"
+                ).fetchone()
+                if waiting and waiting[0]:
+                    break
+                time.sleep(0.02)
+            older.execute(
+                "UPDATE games_game SET version = %s WHERE id = %s", [loaded.version + 1, game.id]
+            )
+            older.commit()
+        except BaseException as error:
+            failures.append(error)
+            older.rollback()
+
+    thread = threading.Thread(target=older_writer)
+    thread.start()
+    assert holds_its_event.wait(10)
+    try:
+        with pytest.raises(event_store.ConcurrencyConflict):
+            _act_at(game, loaded, loaded.version)()
+    finally:
+        thread.join(20)
+        older.close()
+
+    assert failures == []  # the older writer went through; ours gave way
+    assert [row[1] for row in _stream(game.id)][loaded.version :] == ["older"]
