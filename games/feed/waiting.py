@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 
 from games.feed.listener import game_wakeups
-from games.feed.selectors import FeedPage, FeedViewer, SignedOut, feed_page
+from games.feed.selectors import FeedPage, FeedViewer, SignedOut, feed_page, viewer_signed_in
 
 # A stream says something at least this often, so proxies keep the connection open.
 KEEPALIVE_SECONDS = 15.0
@@ -22,15 +22,40 @@ STREAM_BATCH = 100
 # What an EventSource waits before reconnecting after the stream ends, in milliseconds.
 RECONNECT_MILLISECONDS = 3000
 GAME_FINISHED = "game_finished"
+# A held long-poll or a stream rechecks its viewer's token when it reads after this
+# long: a logout or an expiry stops it within these seconds (plus the next wakeup),
+# without a token lookup for every event and every watcher.
+TOKEN_RECHECK_SECONDS = 5.0
 
 
-def _read_and_release(viewer: FeedViewer, after: int, limit: int) -> FeedPage:
-    page = feed_page(viewer, after=after, limit=limit)
-    # The reader is about to sleep: an idle client must not keep a database
-    # connection open (a pooled one goes back to the pool).
-    if not connection.in_atomic_block:
-        connection.close()
-    return page
+def _read_and_release(
+    viewer: FeedViewer, after: int, limit: int, recheck_token: bool = False
+) -> FeedPage:
+    """`feed_page`, then the connection back; SignedOut if a due token check fails."""
+    try:
+        if recheck_token and not viewer_signed_in(viewer):
+            raise SignedOut
+        return feed_page(viewer, after=after, limit=limit)
+    finally:
+        # The reader is about to sleep: an idle client must not keep a database
+        # connection open (a pooled one goes back to the pool).
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+class _TokenClock:
+    """When the viewer's token was last found valid (the request's authentication
+    counts as the first check); `due` says whether the next read should check again."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._checked_at = loop.time()
+
+    def due(self) -> bool:
+        if self._loop.time() - self._checked_at < TOKEN_RECHECK_SECONDS:
+            return False
+        self._checked_at = self._loop.time()  # the read about to run checks it
+        return True
 
 
 _read = sync_to_async(feed_page)
@@ -49,9 +74,10 @@ async def wait_for_page(viewer: FeedViewer, *, after: int, limit: int, wait: flo
         return page
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
+    token = _TokenClock(loop)
     async with game_wakeups(str(viewer.game_id)) as wakeup:
         while True:
-            page = await _read_then_sleep(viewer, after, limit)
+            page = await _read_then_sleep(viewer, after, limit, token.due())
             remaining = deadline - loop.time()
             if _answers(page, after) or remaining <= 0:
                 return page
@@ -74,10 +100,11 @@ async def event_stream(viewer: FeedViewer, *, after: int) -> AsyncGenerator[byte
     loop = asyncio.get_running_loop()
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n".encode()
     said_something_at = loop.time()
+    token = _TokenClock(loop)
     async with game_wakeups(str(viewer.game_id)) as wakeup:
         while True:
             try:
-                page = await _read_then_sleep(viewer, after, STREAM_BATCH)
+                page = await _read_then_sleep(viewer, after, STREAM_BATCH, token.due())
             except SignedOut:
                 return
             for event in page.events:

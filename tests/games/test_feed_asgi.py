@@ -14,6 +14,7 @@ from django.core.asgi import get_asgi_application
 from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
 from accounts.tokens import token_digest
+from games.feed import waiting
 from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
 from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
 
@@ -115,7 +116,10 @@ def test_only_the_feed_paths_take_the_shared_thread_handler(path: str, feed: boo
     assert bool(FEED_PATH.search(path)) is feed
 
 
-def test_a_long_poll_held_past_a_logout_answers_401(make_user: Callable[..., User]) -> None:
+def test_a_long_poll_held_past_a_logout_answers_401(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(waiting, "TOKEN_RECHECK_SECONDS", 0.0)  # at every read
     poll = _long_poll_setup(make_user)
     table, version, token, app, path = poll.table, poll.version, poll.token, poll.app, poll.path
 

@@ -91,6 +91,7 @@ def test_a_stream_ends_when_its_token_stops_being_valid(
     make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(waiting, "KEEPALIVE_SECONDS", 0.2)
+    monkeypatch.setattr(waiting, "TOKEN_RECHECK_SECONDS", 0.0)  # at every read
     table = seated_table(make_user)
     version = play_random(table, 2)
     token = access_token_issue(user=table.players[0])
@@ -110,3 +111,24 @@ def test_a_stream_ends_when_its_token_stops_being_valid(
 
     assert frames[-1] == b": keep-alive\n\n"  # nothing after the logout, not the new event
     assert not any(frame.startswith(b"id:") for frame in frames)
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def time(self) -> float:
+        return self.now
+
+
+def test_the_token_is_rechecked_at_most_every_few_seconds() -> None:
+    clock = _Clock()
+    token = waiting._TokenClock(clock)  # type: ignore[arg-type]
+    assert not token.due()  # the request's authentication has just checked it
+    clock.now += waiting.TOKEN_RECHECK_SECONDS - 0.1
+    assert not token.due()
+    clock.now += 0.2
+    assert token.due()  # this read checks it...
+    assert not token.due()  # ...so the next ones need not
+    clock.now += waiting.TOKEN_RECHECK_SECONDS
+    assert token.due()
