@@ -7,12 +7,14 @@ reading means an event appended in between still wakes the reader.
 
 import asyncio
 import json
-from collections.abc import AsyncGenerator
+import weakref
+from collections.abc import AsyncGenerator, Hashable
+from uuid import UUID
 
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from games.feed.listener import game_wakeups
+from games.feed.listener import Wakeup, game_wakeups
 from games.feed.selectors import FeedPage, FeedViewer, SignedOut, feed_page, viewer_signed_in
 
 # A stream says something at least this often, so proxies keep the connection open.
@@ -28,19 +30,13 @@ GAME_FINISHED = "game_finished"
 TOKEN_RECHECK_SECONDS = 5.0
 
 
-def _read_and_release(
-    viewer: FeedViewer, after: int, limit: int, recheck_token: bool = False
-) -> FeedPage:
-    """`feed_page`, then the connection back; SignedOut if a due token check fails."""
-    try:
-        if recheck_token and not viewer_signed_in(viewer):
-            raise SignedOut
-        return feed_page(viewer, after=after, limit=limit)
-    finally:
-        # The reader is about to sleep: an idle client must not keep a database
-        # connection open (a pooled one goes back to the pool).
-        if not connection.in_atomic_block:
-            connection.close()
+def _read_and_release(viewer: FeedViewer, after: int, limit: int) -> FeedPage:
+    page = feed_page(viewer, after=after, limit=limit)
+    # The reader is about to sleep: an idle client must not keep a database
+    # connection open (a pooled one goes back to the pool).
+    if not connection.in_atomic_block:
+        connection.close()
+    return page
 
 
 class _TokenClock:
@@ -61,6 +57,51 @@ class _TokenClock:
 _read = sync_to_async(feed_page)
 _read_then_sleep = sync_to_async(_read_and_release)
 
+#: Reads in flight that waiters may share, per event loop: a game's watchers woken by
+#: one event would otherwise read the same page one after another on the one thread
+#: that runs them (200 spectators: 200 reads). Keyed by everything the page depends on.
+_ReadKey = tuple[UUID, int | None, int, int, Hashable]
+_Reads = dict[_ReadKey, "asyncio.Task[FeedPage]"]
+_shared_reads: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def _read_shared(
+    viewer: FeedViewer, after: int, limit: int, wakeup: Wakeup, recheck_token: bool
+) -> FeedPage:
+    """`_read_then_sleep`, joining a read of the same page that started at the same
+    wakeup generation (so after every notification this waiter has seen)."""
+    if recheck_token:
+        await _check_token(viewer)
+    generation = wakeup.generation()
+    if generation is None:
+        return await _read_then_sleep(viewer, after, limit)
+    loop = asyncio.get_running_loop()
+    reads = _shared_reads.setdefault(loop, {})
+    key = (viewer.game_id, viewer.seat, after, limit, generation)
+    read = reads.get(key)
+    if read is None:
+        read = reads[key] = loop.create_task(_read_then_sleep(viewer, after, limit))
+        read.add_done_callback(lambda done: reads.get(key) is done and reads.pop(key))
+    # A waiter leaving (its client gone) must not cancel the read the others wait for.
+    return await asyncio.shield(read)
+
+
+async def _check_token(viewer: FeedViewer) -> None:
+    if not await _signed_in(viewer):
+        raise SignedOut
+
+
+def _signed_in_and_release(viewer: FeedViewer) -> bool:
+    signed_in = viewer_signed_in(viewer)
+    if not connection.in_atomic_block:
+        connection.close()  # as after a read: the waiter may sleep next
+    return signed_in
+
+
+_signed_in = sync_to_async(_signed_in_and_release)
+
 
 def _answers(page: FeedPage, after: int) -> bool:
     return page.last_seq > after or page.exhausted
@@ -77,7 +118,7 @@ async def wait_for_page(viewer: FeedViewer, *, after: int, limit: int, wait: flo
     token = _TokenClock(loop)
     async with game_wakeups(str(viewer.game_id)) as wakeup:
         while True:
-            page = await _read_then_sleep(viewer, after, limit, token.due())
+            page = await _read_shared(viewer, after, limit, wakeup, token.due())
             remaining = deadline - loop.time()
             if _answers(page, after) or remaining <= 0:
                 return page
@@ -104,7 +145,7 @@ async def event_stream(viewer: FeedViewer, *, after: int) -> AsyncGenerator[byte
     async with game_wakeups(str(viewer.game_id)) as wakeup:
         while True:
             try:
-                page = await _read_then_sleep(viewer, after, STREAM_BATCH, token.due())
+                page = await _read_shared(viewer, after, STREAM_BATCH, wakeup, token.due())
             except SignedOut:
                 return
             for event in page.events:

@@ -16,6 +16,7 @@ from accounts.services import access_token_issue
 from accounts.tokens import token_digest
 from games.feed import waiting
 from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
+from games.feed.selectors import FeedViewer, feed_page
 from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -135,3 +136,44 @@ def test_a_long_poll_held_past_a_logout_answers_401(
     assert status == 401
     assert body["code"] == "invalid_token"
     assert "events" not in body
+
+
+def test_watchers_woken_by_one_event_share_their_reads_but_never_across_seats(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    poll = _long_poll_setup(make_user)
+    spectators = [access_token_issue(user=make_user()) for _ in range(PARKED)]
+    players = {seat: access_token_issue(user=user) for seat, user in poll.table.players.items()}
+    reads: list[int | None] = []
+    counted = feed_page
+
+    def counting(viewer: FeedViewer, *, after: int, limit: int) -> Any:
+        reads.append(viewer.seat)
+        return counted(viewer, after=after, limit=limit)
+
+    monkeypatch.setattr(waiting, "feed_page", counting)
+    query = f"after={poll.version}&wait=20"
+
+    async def scenario() -> list[tuple[int, Any]]:
+        polls = [
+            asyncio.create_task(_get(poll.app, poll.path, query, token))
+            for token in [*spectators, *players.values()]
+        ]
+        await asyncio.sleep(2.0)  # all parked
+        reads.clear()
+        await sync_to_async(play_random)(poll.table, 1, seed=3)
+        return await asyncio.gather(*polls)
+
+    answers = run_closing_connections(scenario)
+
+    assert {status for status, _ in answers} == {200}
+    # One read per viewpoint (spectators, then each seat) or little more, not one a watcher.
+    assert reads.count(None) <= 3
+    assert sorted(seat for seat in reads if seat is not None)[:4] == [0, 1, 2, 3]
+    assert len(reads) <= 12
+    # Each player got the page of their own seat, as if it had read alone.
+    for (_, body), seat in zip(answers[PARKED:], players, strict=True):
+        alone = feed_page(
+            FeedViewer(game_id=poll.table.game_id, seat=seat), after=poll.version, limit=100
+        )
+        assert body["events"] == json.loads(json.dumps(alone.events, default=str))
