@@ -9,6 +9,7 @@ import asyncio
 import json
 import weakref
 from collections.abc import AsyncGenerator, Hashable
+from functools import partial
 from uuid import UUID
 
 from asgiref.sync import sync_to_async
@@ -83,9 +84,16 @@ async def _read_shared(
     read = reads.get(key)
     if read is None:
         read = reads[key] = loop.create_task(_read_then_sleep(viewer, after, limit))
-        read.add_done_callback(lambda done: reads.get(key) is done and reads.pop(key))
+        read.add_done_callback(partial(_forget, reads, key))
     # A waiter leaving (its client gone) must not cancel the read the others wait for.
     return await asyncio.shield(read)
+
+
+def _forget(reads: _Reads, key: _ReadKey, done: "asyncio.Task[FeedPage]") -> None:
+    if reads.get(key) is done:
+        del reads[key]
+    if not done.cancelled():
+        done.exception()  # its waiters got it; if they all left, it is nobody's to log
 
 
 async def _check_token(viewer: FeedViewer) -> None:
