@@ -9,8 +9,12 @@ from accounts.models import AccessToken, User
 from accounts.tokens import token_digest
 from belote_project.rows import ModelColumns, Statement, table
 
-_TOKEN = ModelColumns(AccessToken)
-_USER = ModelColumns(User)
+# What a request needs of its token and user; the rest is deferred (read on first use).
+# Not the password hash, and few timestamps: Django parses those in Python, slowly.
+_TOKEN = ModelColumns(AccessToken, ("id", "user"))
+_USER = ModelColumns(
+    User, ("id", "username", "is_active", "is_staff", "is_superuser", "date_joined")
+)
 
 
 @cache
