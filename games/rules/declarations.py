@@ -129,12 +129,7 @@ def best_sets(hand: int) -> tuple[tuple[Declaration, ...], ...]:
     # the four cards of a rank are the bits 4r..4r+3: a four leaves its low bit here
     if not hand & hand >> 1 & hand >> 2 & hand >> 3 & _FOUR_LOW_BITS:
         # most hands: no four, so the runs are the only choice
-        runs = (
-            _RUNS_C[hand & _MASK_C]
-            + _RUNS_D[hand & _MASK_D]
-            + _RUNS_H[hand & _MASK_H]
-            + _RUNS_S[hand & _MASK_S]
-        )
+        runs = _runs(hand)
         if not runs:
             return ()
         if len(runs) > 1:

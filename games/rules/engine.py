@@ -34,7 +34,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
 
     Raises `RuleError` (with a stable `code`) when the command breaks a rule.
     """
-    if type(command) is PlayerAction or isinstance(command, PlayerAction):
+    if isinstance(command, PlayerAction):
         seat, action, next_seed = command
         if type(action) is Play and state.turn == seat >= 0 and state.phase == PLAYING:
             card, belote = action

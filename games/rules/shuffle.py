@@ -76,15 +76,7 @@ def fisher_yates(words: Iterator[int]) -> list[int]:
 
 def shuffled_ids(seed: bytes) -> list[int]:
     """The deck order (card ids, top first) of the hand whose seed is `seed`."""
-    words = _first_words(seed)
-    deck = list(range(32))
-    # `fisher_yates` over the first 31 words, as long as none of them is rejected
-    for (i, span, limit), word in zip(_STEPS, words, strict=False):  # 31 of 32
-        if word >= limit:  # probability below 2^-26 per shuffle: redo it the long way
-            return fisher_yates(word_stream(seed))
-        j = word % span
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return fisher_yates(word_stream(seed))
 
 
 def shuffled_deck(seed: bytes) -> tuple[str, ...]:

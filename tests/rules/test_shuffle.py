@@ -92,7 +92,7 @@ def test_words_at_or_above_the_limit_are_redrawn() -> None:
     assert just_below[30] == (2**32 - 5) % 31
 
 
-def test_a_rejected_word_in_the_first_blocks_takes_the_long_way(
+def test_a_rejected_word_in_the_prefetched_blocks_is_redrawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # No known seed draws a rejected word (odds below 2^-26 a shuffle): plant one.
