@@ -31,12 +31,16 @@ GAME_FINISHED = "game_finished"
 TOKEN_RECHECK_SECONDS = 5.0
 
 
-def _read_and_release(viewer: FeedViewer, after: int, limit: int) -> FeedPage:
-    page = feed_page(viewer, after=after, limit=limit)
+def _release() -> None:
     # The reader is about to sleep: an idle client must not keep a database
     # connection open (a pooled one goes back to the pool).
     if not connection.in_atomic_block:
         connection.close()
+
+
+def _read_and_release(viewer: FeedViewer, after: int, limit: int) -> FeedPage:
+    page = feed_page(viewer, after=after, limit=limit)
+    _release()
     return page
 
 
@@ -103,8 +107,7 @@ async def _check_token(viewer: FeedViewer) -> None:
 
 def _signed_in_and_release(viewer: FeedViewer) -> bool:
     signed_in = viewer_signed_in(viewer)
-    if not connection.in_atomic_block:
-        connection.close()  # as after a read: the waiter may sleep next
+    _release()
     return signed_in
 
 
