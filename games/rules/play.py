@@ -32,6 +32,13 @@ from games.rules.state import GameState
 #: builds an event from a tuple of its fields without the keyword-argument machinery
 _new_event = tuple.__new__
 
+#: _SILENT_PLAYS[seat][card]: the card_played of a card announcing no belote (all but
+#: two cards a hand), built once: an event is immutable, and building one costs a
+#: quarter of deciding a card
+_SILENT_PLAYS = tuple(
+    tuple(CardPlayed(seat, card, None) for card in range(32)) for seat in range(4)
+)
+
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
@@ -128,7 +135,7 @@ def decide_play(
     call = None
     if belote is not None or BELOTE_PAIRS[trump] >> card & 1:
         call = belote_call(state, seat, card, belote)
-    played = _new_event(CardPlayed, (seat, card, call))
+    played = _SILENT_PLAYS[seat][card] if call is None else CardPlayed(seat, card, call)
     if len(trick) < 3:
         return (played,)
     trick = (*trick, card)
