@@ -17,14 +17,28 @@ _USER = ModelColumns(
 )
 
 
+def _live_tokens() -> str:
+    """FROM and WHERE of every statement that asks whether a token authenticates: not
+    expired (the first parameter), its user active. The one statement of that rule."""
+    return (
+        f"FROM {table(AccessToken)} t JOIN {table(User)} u ON u.id = t.user_id "
+        "WHERE t.expires_at > %s AND u.is_active"
+    )
+
+
 @cache
 def _token_sql() -> str:
     # Every authenticated request runs this: written once, not compiled per request.
-    return (
-        f"SELECT {_TOKEN.select('t')}, {_USER.select('u')} "  # noqa: S608 (no input in it)
-        f"FROM {table(AccessToken)} t JOIN {table(User)} u ON u.id = t.user_id "
-        "WHERE t.digest = %s AND t.expires_at > %s AND u.is_active"
-    )
+    return f"SELECT {_TOKEN.select('t')}, {_USER.select('u')} {_live_tokens()} AND t.digest = %s"
+
+
+@cache
+def _alive_sql() -> str:
+    return f"SELECT 1 {_live_tokens()} AND t.id = %s"
+
+
+def _now() -> Any:
+    return connection.ops.adapt_datetimefield_value(timezone.now())
 
 
 def access_token_find(*, token: str) -> AccessToken | None:
@@ -37,8 +51,7 @@ def access_token_find(*, token: str) -> AccessToken | None:
 
 def access_token_statement(*, token: str) -> Statement:
     """`access_token_find`'s statement, to read with others (rows.read_together)."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    return _token_sql(), [token_digest(token), now]
+    return _token_sql(), [_now(), token_digest(token)]
 
 
 def access_token_of(rows: Sequence[Sequence[Any]]) -> AccessToken | None:
@@ -54,6 +67,6 @@ def access_token_of(rows: Sequence[Sequence[Any]]) -> AccessToken | None:
 def access_token_alive(*, token_id: int) -> bool:
     """Whether the token record `token_id` would still authenticate a request: not
     deleted (logout), not expired, its user active. Long-lived answers recheck it."""
-    return AccessToken.objects.filter(
-        pk=token_id, expires_at__gt=timezone.now(), user__is_active=True
-    ).exists()
+    with connection.cursor() as cursor:
+        cursor.execute(_alive_sql(), [_now(), token_id])
+        return cursor.fetchone() is not None

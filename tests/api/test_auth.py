@@ -4,6 +4,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import AccessToken
+from accounts.selectors import access_token_alive
+from accounts.services import access_token_issue
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -143,3 +145,23 @@ def test_login_ignores_the_case_of_the_username(api_client, make_user):
     )
 
     assert response.status_code == 200
+
+
+def test_a_token_stays_alive_until_logout_expiry_or_deactivation(make_user):
+    users = [make_user(username=name) for name in ("ann", "bob", "cat", "dan")]
+    for user in users:
+        access_token_issue(user=user)
+    tokens = [AccessToken.objects.get(user=user) for user in users]
+    assert all(access_token_alive(token_id=token.pk) for token in tokens)
+
+    tokens[1].delete()
+    AccessToken.objects.filter(pk=tokens[2].pk).update(expires_at=timezone.now())
+    users[3].is_active = False
+    users[3].save()
+
+    assert [access_token_alive(token_id=token.pk) for token in tokens] == [
+        True,
+        False,
+        False,
+        False,
+    ]
