@@ -66,11 +66,13 @@ MIDDLEWARE = [
     "belote_project.middleware.ProblemResponseMiddleware",
     "belote_project.middleware.RequestSizeGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Session, Csrf, Authentication and Message below are Django's, skipped on /api/
+    # paths (bearer tokens, no cookies): only the admin's pages need them.
+    "belote_project.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "belote_project.middleware.CsrfViewMiddleware",
+    "belote_project.middleware.AuthenticationMiddleware",
+    "belote_project.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
