@@ -1,0 +1,187 @@
+"""What bench/floor_bench.py measures: a ceiling request through the production ASGI
+application in this process, and a game action through the same calls the game endpoints
+make, with or without the stack around them. Needs Django set up."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+from uuid import UUID
+
+from accounts.services import access_token_issue, user_register
+from belote_project.asgi import application
+from belote_project.throttling import ScopedRedisRateThrottle
+from bench.load_bench import PASSWORD
+from games import event_store, selectors, services
+
+
+def postgres_cpu_seconds() -> float | None:
+    """CPU seconds used so far by the local PostgreSQL server's processes (None: unknown)."""
+    found = subprocess.run(["pgrep", "postgres"], capture_output=True, text=True, check=False)
+    ticks = 0
+    for pid in found.stdout.split():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK") if ticks else None
+
+
+def cost_ms(run: Callable[[], object], count: int, rounds: int = 3) -> tuple[float, float | None]:
+    """Milliseconds of CPU per call of `run` (this process's, PostgreSQL's), from the
+    cheapest of `rounds` rounds of `count` calls: other load only ever adds to a round."""
+    for _ in range(count // 10):  # warm-up
+        run()
+    best: tuple[float, float | None] = (float("inf"), None)
+    for _ in range(rounds):
+        database, start = postgres_cpu_seconds(), time.process_time()
+        for _ in range(count):
+            run()
+        own = (time.process_time() - start) * 1000 / count
+        after = postgres_cpu_seconds()
+        spent = None if database is None or after is None else (after - database) * 1000 / count
+        if own + (spent or 0.0) < best[0] + (best[1] or 0.0):
+            best = (own, spent)
+    return best
+
+
+class AsgiCaller:
+    """Requests to the production ASGI application, in this process (no sockets)."""
+
+    def __init__(self) -> None:
+        self._application = application
+        self._loop = asyncio.new_event_loop()
+
+    def request(
+        self, method: str, path: str, token: str, body: Any = None
+    ) -> tuple[int, dict[str, Any]]:
+        """(status, JSON body) of one request."""
+        return self._loop.run_until_complete(self._request(method, path, token, body))
+
+    async def _request(
+        self, method: str, path: str, token: str, body: Any
+    ) -> tuple[int, dict[str, Any]]:
+        sent_body = b"" if body is None else json.dumps(body).encode()
+        headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
+        if body is not None:
+            headers += [(b"content-type", b"application/json")]
+            headers += [(b"content-length", str(len(sent_body)).encode())]
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": headers,
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
+        status: list[int] = []
+        chunks: list[bytes] = []
+        delivered = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": sent_body, "more_body": False}
+            await asyncio.Event().wait()  # no disconnect while the answer is built
+            raise AssertionError
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            else:
+                chunks.append(message.get("body", b""))
+
+        await self._application(scope, receive, send)
+        answer: dict[str, Any] = json.loads(b"".join(chunks) or b"{}")
+        return status[0], answer
+
+
+class ActionWork:
+    """One table of four, played through the same calls the game endpoints make."""
+
+    def __init__(self) -> None:
+        self._users = [
+            user_register(username=f"floor{seat}_{secrets.token_hex(3)}", password=PASSWORD)
+            for seat in range(4)
+        ]
+        self.tokens = [access_token_issue(user=user) for user in self._users]
+        self._chooser = random.Random(1)
+        # what the throttle reads of GameActApi (games/api/views.py)
+        self._throttled_view = SimpleNamespace(throttle_scope="game_actions")
+        self._game_id: UUID | None = None
+        self._turn: int | None = None
+
+    def _new_table(self) -> None:
+        game = services.game_create(user=self._users[0], options={}, seat=0)
+        for seat in (1, 2, 3):
+            game = services.seat_join(game_id=game.id, user=self._users[seat], seat=seat)
+        self._game_id, self._turn = game.id, game.turn
+
+    def _seat_to_play(self) -> tuple[UUID, int]:
+        if self._turn is None:
+            self._new_table()
+        assert self._game_id is not None
+        assert self._turn is not None
+        return self._game_id, self._turn
+
+    def act_over_asgi(self, caller: AsgiCaller) -> None:
+        """The same action through the whole stack: GET the view, POST the action."""
+        game_id, turn = self._seat_to_play()
+        path, token = f"/api/v1/games/{game_id}", self.tokens[turn]
+        status, view = caller.request("GET", path, token)
+        assert status == 200, view
+        action = self._chooser.choice(view["legal_actions"])
+        body = {"action": action, "expected_version": view["version"]}
+        status, answer = caller.request("POST", f"{path}/actions", token, body)
+        assert status == 201, answer
+        self._turn = answer["game"]["turn"]
+
+    def act(self) -> None:
+        """The seat to play reads its view, then plays a random legal action."""
+        game_id, turn = self._seat_to_play()
+        # GET: the token with the table, the view, its JSON
+        token, table = selectors.access_token_and_table_state(
+            token=self.tokens[turn], game_id=game_id
+        )
+        assert token is not None
+        read = table()
+        selectors.view_etag(read.game, read.seats)
+        view, _ = selectors.game_view_for(
+            game=read.game, user=token.user, seats=read.seats, loaded=read.loaded
+        )
+        json.dumps(view)
+        action = self._chooser.choice(view["legal_actions"])
+        # POST: the same read, the throttle, the command, the answer's JSON
+        token, table = selectors.access_token_and_table_state(
+            token=self.tokens[turn], game_id=game_id
+        )
+        assert token is not None
+        throttle = ScopedRedisRateThrottle()
+        assert throttle.allow_request(SimpleNamespace(user=token.user), self._throttled_view)  # type: ignore[arg-type]
+        result = services.game_act(
+            game_id=game_id,
+            user=token.user,
+            action=action,
+            expected_version=view["version"],
+            table=table(),
+        )
+        events = event_store.visible_events(result.before, result.appended, result.seat)
+        json.dumps({"events": events, "game": result.view})
+        self._turn = result.view["turn"]
