@@ -109,14 +109,16 @@ class _BrowserOnly(MiddlewareMixin):
 
     Sessions, CSRF tokens, the session's user and flash messages serve the pages a
     browser signs in to (the admin). The API authenticates each request by its bearer
-    token (DRF) and reads no cookie: there these middlewares only cost CPU, about a
-    quarter of a millisecond per request together. The classes below keep Django's names
-    and are subclasses of its own, so that the admin's checks still find them.
+    token (DRF) and reads no cookie: there these middlewares only cost CPU (together
+    some 160,000 instructions a request, 6% of the trivial insert endpoint's). The
+    classes below keep Django's names and are subclasses of its own, so that the admin's
+    checks still find them. Only their request and response hooks step aside: Django
+    still calls CSRF's process_view, which lets DRF's csrf_exempt views through at once.
     """
 
     def __call__(self, request: HttpRequest) -> Any:
         if request.path_info.startswith(API_PATH_PREFIX):
-            return self.get_response(request)  # in async mode, a coroutine: awaited above
+            return self.get_response(request)  # in async mode a coroutine, for the caller to await
         return super().__call__(request)
 
 
