@@ -173,6 +173,10 @@ class _Appending:
             params += _INSERTED.prepared(values)
         return params
 
+    def notification(self) -> list[Any]:
+        """`pg_notify`'s parameters: the channel, and `<game id>:<new version>`."""
+        return [NOTIFY_CHANNEL, f"{self.game_id}:{self.fields['version']}"]
+
     def read_model_params(self) -> list[Any]:
         """The `_READ_MODEL` columns, then the row's id and its expected version."""
         values = [*(self.fields[name] for name in _READ_MODEL_FIELDS[:-1]), self.now]
@@ -207,11 +211,11 @@ def _append_in_one_statement(appending: _Appending) -> None:
     winner's row lock) and appends nothing. A seq taken all the same (an event past the
     read model's version) fails the whole statement on the unique index: a conflict too.
     """
-    version = appending.fields["version"]
-    params = [*appending.read_model_params(), NOTIFY_CHANNEL, f"{appending.game_id}:{version}"]
+    params = [*appending.read_model_params(), *appending.notification()]
     params += appending.event_params()
     if appending.snapshot is not None:
         snapshot = _pickled(appending.snapshot)
+        version = appending.fields["version"]
         values = (appending.game_id, version, rules.ENGINE_VERSION, snapshot, appending.now)
         params += _SNAPSHOT.prepared(values)
     sql = _append_sql(len(appending.wire), appending.snapshot is not None)
@@ -499,7 +503,7 @@ def _move_read_model(appending: _Appending) -> bool:
     """
     params = appending.read_model_params()
     if connection.vendor == "postgresql":
-        params += [NOTIFY_CHANNEL, f"{appending.game_id}:{appending.fields['version']}"]
+        params += appending.notification()
     with connection.cursor() as cursor:
         cursor.execute(_move_sql(connection.vendor), params)
         return cursor.fetchone() is not None
@@ -513,6 +517,11 @@ _UNIQUE_SEQ = "games_event_unique_seq"
 _TRANSACTION_ROLLBACKS = frozenset({"40001", "40P01"})
 
 
+def _read_model_assignments() -> str:
+    """`col = %s, ...` for the `_READ_MODEL` columns (`read_model_params` order)."""
+    return ", ".join(f"{column} = %s" for column in _READ_MODEL.quoted())
+
+
 def _typed_row(columns: ModelColumns[Any]) -> str:
     """`(CAST(%s AS type), ...)`: a row of parameters typed as `columns` (for INSERT ...
     SELECT, where PostgreSQL would otherwise read an untyped NULL or string as text)."""
@@ -523,7 +532,6 @@ def _typed_row(columns: ModelColumns[Any]) -> str:
 def _append_sql(count: int, with_snapshot: bool) -> str:
     """_append_in_one_statement's statement for `count` events; it returns how many
     events it inserted (0 when the read model was not at the expected version)."""
-    assignments = ", ".join(f"{column} = %s" for column in _READ_MODEL.quoted())
     rows = ", ".join([_typed_row(_INSERTED)] * count)
     snapshot = (
         f", snapshot AS (INSERT INTO {table(GameSnapshot)} ({', '.join(_SNAPSHOT.quoted())}) "  # noqa: S608
@@ -531,7 +539,7 @@ def _append_sql(count: int, with_snapshot: bool) -> str:
         "WHERE EXISTS (SELECT FROM moved))"
     )
     return (
-        f"WITH moved AS (UPDATE {table(Game)} SET {assignments} "  # noqa: S608 (no input)
+        f"WITH moved AS (UPDATE {table(Game)} SET {_read_model_assignments()} "  # noqa: S608
         "WHERE id = %s AND version = %s RETURNING pg_notify(%s, %s)), "
         f"appended AS (INSERT INTO {table(GameEvent)} ({', '.join(_INSERTED.quoted())}) "
         f"SELECT * FROM (VALUES {rows}) AS event WHERE EXISTS (SELECT FROM moved) "
@@ -541,9 +549,9 @@ def _append_sql(count: int, with_snapshot: bool) -> str:
 
 @cache
 def _move_sql(vendor: str) -> str:
-    assignments = ", ".join(f"{column} = %s" for column in _READ_MODEL.quoted())
     returning = "pg_notify(%s, %s)" if vendor == "postgresql" else "1"
     return (
-        f"UPDATE {table(Game)} SET {assignments} WHERE id = %s AND version = %s "  # noqa: S608
+        f"UPDATE {table(Game)} SET {_read_model_assignments()} "  # noqa: S608 (no input)
+        "WHERE id = %s AND version = %s "
         f"RETURNING {returning}"
     )
