@@ -18,24 +18,22 @@ DEALER_DOMAIN = b"belote/first-dealer/v1"
 _WORDS = struct.Struct(">8I")
 _TWO_32 = 1 << 32
 _PREFETCHED = 4
-#: the 4 prefetched blocks' counters as bytes, and their 32 words read at once
-_FIRST_COUNTERS = tuple(counter.to_bytes(4, "big") for counter in range(_PREFETCHED))
+#: the 32 words of the 4 prefetched blocks, read at once
 _FIRST_WORDS = struct.Struct(f">{8 * _PREFETCHED}I")
 
 
+def _digest(seed: bytes, counter: int) -> bytes:
+    """Block `counter` of the word stream: SHA-256(domain || seed || counter, 4 bytes)."""
+    return hashlib.sha256(SHUFFLE_DOMAIN + seed + counter.to_bytes(4, "big")).digest()
+
+
 def _block(seed: bytes, counter: int) -> tuple[int, ...]:
-    return _WORDS.unpack(
-        hashlib.sha256(SHUFFLE_DOMAIN + seed + counter.to_bytes(4, "big")).digest()
-    )
+    return _WORDS.unpack(_digest(seed, counter))
 
 
 def _first_words(seed: bytes) -> tuple[int, ...]:
     """The words of blocks 0 to 3 (32 words: a shuffle almost never needs more)."""
-    prefix = SHUFFLE_DOMAIN + seed
-    sha256 = hashlib.sha256
-    return _FIRST_WORDS.unpack(
-        b"".join([sha256(prefix + counter).digest() for counter in _FIRST_COUNTERS])
-    )
+    return _FIRST_WORDS.unpack(b"".join([_digest(seed, counter) for counter in range(_PREFETCHED)]))
 
 
 def _blocks_from(seed: bytes, counter: int) -> Iterator[int]:
