@@ -5,6 +5,7 @@ make, with or without the stack around them. Needs Django set up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -12,7 +13,6 @@ import secrets
 import subprocess
 import time
 from collections.abc import Callable
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
@@ -20,7 +20,7 @@ from uuid import UUID
 from accounts.services import access_token_issue, user_register
 from belote_project.asgi import application
 from belote_project.throttling import ScopedRedisRateThrottle
-from bench.load_bench import PASSWORD
+from bench.load_bench import PASSWORD, cpu_ticks
 from games import event_store, selectors, services
 
 
@@ -29,11 +29,8 @@ def postgres_cpu_seconds() -> float | None:
     found = subprocess.run(["pgrep", "postgres"], capture_output=True, text=True, check=False)
     ticks = 0
     for pid in found.stdout.split():
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        with contextlib.suppress(OSError):  # a process that has just exited
+            ticks += cpu_ticks(pid)
     return ticks / os.sysconf("SC_CLK_TCK") if ticks else None
 
 

@@ -141,13 +141,16 @@ class ServerCpu:
     def seconds(self) -> float | None:
         try:
             workers = Path(f"/proc/{self._server.pid}/task/{self._server.pid}/children")
-            ticks = 0
-            for pid in workers.read_text().split():
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+            ticks = sum(cpu_ticks(pid) for pid in workers.read_text().split())
         except OSError:
             return None
         return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ticks(pid: str) -> int:
+    """User + system CPU clock ticks of process `pid` so far (/proc); OSError if gone."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime, stime
 
 
 # --- measuring ------------------------------------------------------------------------
