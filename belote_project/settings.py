@@ -206,6 +206,8 @@ STORAGES = {
 
 # Bodies above this are refused with 413 before anything reads them.
 MAX_REQUEST_BODY_BYTES = env_int("MAX_REQUEST_BODY_BYTES", 256 * 1024)
+# Games whose newest state each process keeps in memory (games/store/cache.py); 0: none.
+GAME_STATE_CACHE_SIZE = env_int("GAME_STATE_CACHE_SIZE", 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 
 if env_bool("HTTPS", default=False):

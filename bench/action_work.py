@@ -21,7 +21,8 @@ from accounts.services import access_token_issue, user_register
 from belote_project.asgi import application
 from belote_project.throttling import ScopedRedisRateThrottle
 from bench.load_bench import PASSWORD, cpu_ticks
-from games import event_store, selectors, services
+from games import rules, selectors, services, store
+from games.feed.events import visible_events
 
 
 def postgres_cpu_seconds() -> float | None:
@@ -129,7 +130,7 @@ class ActionWork:
         game = services.game_create(user=self._users[0], options={}, seat=0)
         for seat in (1, 2, 3):
             game = services.seat_join(game_id=game.id, user=self._users[seat], seat=seat)
-        self._game_id, self._turn = game.id, game.turn
+        self._game_id, self._turn = game.id, rules.summary(store.load(game.id).state).turn
 
     def _seat_to_play(self) -> tuple[UUID, int]:
         if self._turn is None:
@@ -179,6 +180,6 @@ class ActionWork:
             expected_version=view["version"],
             table=table(),
         )
-        events = event_store.visible_events(result.before, result.appended, result.seat)
+        events = visible_events(result.before, result.appended, result.seat)
         json.dumps({"events": events, "game": result.view})
         self._turn = result.view["turn"]

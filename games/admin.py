@@ -34,7 +34,6 @@ class GameAdmin(ReadOnlyAdmin):
     list_display = ("id", "status", "phase", "version", "scores", "winner", "created_at")
     list_filter = ("status",)
     search_fields = ("id",)
-    exclude = ("game_seed",)
     inlines = (SeatInline,)
 
 

@@ -2,7 +2,7 @@
 
 `GameEvent` is the source of truth; `Game` columns other than the identity and
 options, and `GameSnapshot` rows, are caches rebuilt from events at any time.
-Only `games.event_store` reads or writes `GameEvent` and `GameSnapshot`.
+Only `games.store` reads or writes `GameEvent` and `GameSnapshot`.
 """
 
 import uuid
@@ -38,10 +38,8 @@ class Game(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     options = models.JSONField()
-    # Secret until the game ends: it picks the first dealer.
-    game_seed = models.BinaryField(null=True, blank=True)
 
-    # Read model, kept in step with the events by event_store.append.
+    # Read model, kept in step with the events by games.store (projection).
     status = models.CharField(
         max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True
     )
@@ -131,12 +129,12 @@ class GameEvent(models.Model):
 
 
 class GameSnapshot(models.Model):
-    """A pickled rules `GameState` after event `seq`; a cache, never the truth."""
+    """A rules `GameState` after event `seq` (games/store/snapshots.py); a cache only."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField()
     engine_version = models.PositiveIntegerField()
-    state = models.BinaryField()
+    state = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

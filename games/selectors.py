@@ -15,9 +15,9 @@ from django.db.models import Count, Q, QuerySet
 from accounts.models import AccessToken, User
 from accounts.selectors import access_token_of, access_token_statement
 from belote_project.rows import ModelColumns, Statement, param, read_together, table
-from games import event_store, rules
+from games import rules, store
+from games.errors import GameNotFoundError
 from games.models import Game, GameStatus, Seat
-from games.services.errors import GameNotFoundError
 
 SEAT_COUNT = 4
 _GAME = ModelColumns(Game)
@@ -81,11 +81,11 @@ class TableState:
 
     game: Game
     seats: list[Seat]
-    loaded: event_store.LoadedGame
+    loaded: store.LoadedGame
 
 
 def table_state(game_id: UUID) -> TableState:
-    """`game_table` and `event_store.load` of a game, in one round trip."""
+    """`game_table` and `store.load` of a game, in one round trip."""
     read = TableStateRead(game_id)
     return read.result(read_together(read.statements()))
 
@@ -96,16 +96,15 @@ class TableStateRead:
 
     def __init__(self, game_id: UUID) -> None:
         self._game_id = game_id
-        self._load = event_store.LoadRead.of(game_id)
 
     def statements(self) -> list[Statement]:
-        return [game_table_statement(self._game_id), self._load.statement()]
+        return [game_table_statement(self._game_id)]
 
     def result(self, rows: Sequence[Sequence[Sequence[Any]]]) -> TableState:
         """Rows of `statements`, in order; GameNotFoundError if there is no such game."""
-        table_rows, load_rows = rows
+        (table_rows,) = rows
         game, seats = game_table_of(table_rows)
-        return TableState(game=game, seats=seats, loaded=self._load.result(load_rows))
+        return TableState(game=game, seats=seats, loaded=store.load(game.id))
 
 
 def access_token_and_table_state(
@@ -151,7 +150,7 @@ def game_view(
     *,
     game: Game,
     seats: Sequence[Seat],
-    loaded: event_store.LoadedGame,
+    loaded: store.LoadedGame,
     seat: int | None,
     body: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -197,11 +196,11 @@ def game_view_for(
     game: Game,
     user: User,
     seats: Sequence[Seat] | None = None,
-    loaded: event_store.LoadedGame | None = None,
+    loaded: store.LoadedGame | None = None,
 ) -> tuple[dict[str, Any], str]:
     """The game as `user` may see it (seated or spectator) and that view's ETag."""
     seats = table_seats(game) if seats is None else seats
-    loaded = event_store.load(game.id) if loaded is None else loaded
+    loaded = store.load(game.id) if loaded is None else loaded
     view = game_view(game=game, seats=seats, loaded=loaded, seat=seat_of(seats, user))
     return view, view_etag(game, seats)
 

@@ -5,10 +5,10 @@ from uuid import UUID
 from celery import shared_task
 
 from games import services
-from games.services.bot_turns import stalled_bot_turns
+from games.services.bot_turns import PLAY_BOT_TURN_TASK, stalled_bot_turns
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=PLAY_BOT_TURN_TASK, ignore_result=True)
 def play_bot_turn(game_id: str, expected_version: int) -> bool:
     """Let the bot whose turn it is at `expected_version` act; a no-op if the game moved on."""
     return services.bot_play(game_id=UUID(game_id), expected_version=expected_version)

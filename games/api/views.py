@@ -19,7 +19,7 @@ from belote_project.pagination import CursorPage
 from belote_project.problems import PROBLEM_CONTENT_TYPE
 from belote_project.schema import ProblemSerializer, problem_responses
 from belote_project.throttling import ScopedRedisRateThrottle
-from games import event_store, selectors, services
+from games import selectors, services
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import (
     ACT_EXAMPLES,
@@ -31,8 +31,9 @@ from games.api.serializers import (
     GameViewSerializer,
     OptionsField,
 )
+from games.errors import VersionRequiredError
+from games.feed.events import visible_events
 from games.models import BotLevel, Game, GameStatus
-from games.services.errors import VersionRequiredError
 
 Serializer = serializers.Serializer[Any]
 
@@ -311,7 +312,7 @@ class GameActApi(_TableReadWithToken, APIView):
             table=self.table_state(),
         )
         body = {
-            "events": event_store.visible_events(result.before, result.appended, result.seat),
+            "events": visible_events(result.before, result.appended, result.seat),
             "game": result.view,
         }
         return Response(

@@ -7,7 +7,7 @@ from uuid import UUID
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from accounts.selectors import access_token_alive
-from games import event_store
+from games.feed.events import viewer_events_after
 from games.models import Game, GameStatus, Seat
 from games.selectors import game_get
 
@@ -73,7 +73,7 @@ def feed_page(viewer: FeedViewer, *, after: int, limit: int) -> FeedPage:
     finished = status == GameStatus.FINISHED
     if version <= after:
         return FeedPage(events=[], last_seq=after, version=version, finished=finished)
-    served = event_store.viewer_events_after(viewer.game_id, after, seat=viewer.seat, limit=limit)
+    served = viewer_events_after(viewer.game_id, after, seat=viewer.seat, limit=limit)
     return FeedPage(
         events=served.events,
         last_seq=served.last_seq,

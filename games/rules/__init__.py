@@ -23,6 +23,7 @@ from games.rules.play import legal_cards_mask, winning
 from games.rules.positions import dealt_position, playing_position
 from games.rules.shuffle import first_dealer, seed_commitment, shuffled_deck
 from games.rules.state import ENGINE_VERSION, GameState, new_game
+from games.rules.summary import Summary, summary
 from games.rules.view import redact, view
 from games.rules.wire import event_from_dict, event_to_dict
 
@@ -48,6 +49,7 @@ __all__ = [
     "PlayerAction",
     "RuleError",
     "StartGame",
+    "Summary",
     "Take",
     "apply",
     "dealt_position",
@@ -65,6 +67,7 @@ __all__ = [
     "replay",
     "seed_commitment",
     "shuffled_deck",
+    "summary",
     "view",
     "winning",
 ]

@@ -7,7 +7,8 @@ from typing import Any
 from games.rules.cards import CARD_NAMES, SUITS, names_of
 from games.rules.engine import legal_actions
 from games.rules.events import Declared, Event, HandDealt, RestDealt, TrickWon
-from games.rules.state import FINISHED, HAND_OVER, NO_SEAT, WAITING, GameState
+from games.rules.state import NO_SEAT, GameState
+from games.rules.summary import summary
 from games.rules.wire import event_to_dict
 
 
@@ -49,16 +50,15 @@ def _declarations(state: GameState, viewer: int | None) -> list[dict[str, Any]]:
 
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     """Exactly what `seat` (None: a spectator) may see, JSON-ready."""
-    phase = state.phase
-    status = "waiting" if phase == WAITING else "finished" if phase == FINISHED else "playing"
+    progress = summary(state)
     return {
-        "status": status,
+        "status": progress.status,
         "options": state.options.to_dict(),
         "seat": seat,
         "dealer": _or_none(state.dealer),
         "hand_number": state.hand_number,
-        "phase": "playing" if phase == HAND_OVER else phase,
-        "turn": _or_none(state.turn),
+        "phase": progress.phase,
+        "turn": progress.turn,
         "turned_card": CARD_NAMES[state.turned_card] if state.turned_card >= 0 else None,
         "trump": SUITS[state.trump] if state.trump >= 0 else None,
         "taker": _or_none(state.taker),
@@ -76,7 +76,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "scores": list(state.scores),
         "waiting_points": state.waiting_points,
         "hands": [event_to_dict(result) for result in state.results],
-        "winner": _or_none(state.winner),
+        "winner": progress.winner,
         "legal_actions": [] if seat is None else legal_actions(state, seat),
     }
 

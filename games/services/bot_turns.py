@@ -11,34 +11,39 @@ from collections.abc import Sequence
 from datetime import timedelta
 from uuid import UUID
 
+from celery import current_app
 from django.db import models, transaction
 from django.utils import timezone
 
+from games import store
 from games.models import Game, GameStatus, Seat
 
+#: The Celery task that plays one bot turn (games/tasks.py).
+PLAY_BOT_TURN_TASK = "games.tasks.play_bot_turn"
 # Longer than a bot's slowest decision plus the queue's usual delay, so a sweep never
 # races a task that is merely running; short enough that a player barely notices.
 STALLED_AFTER = timedelta(seconds=20)
 
 
-def schedule_bot_turn(game: Game, version: int, *, seats: Sequence[Seat] | None = None) -> None:
-    """After commit, queue the bot whose turn it is at `version` (if a bot's turn).
+def schedule_bot_turn(
+    game_id: UUID, progress: store.Progress, *, seats: Sequence[Seat] | None = None
+) -> None:
+    """After commit, queue the bot whose turn it is at `progress` (if a bot's turn).
 
     `seats`: the table's seats if the caller has them (seats no longer change once the
     game has started), which saves a query.
     """
-    if game.status != GameStatus.PLAYING or game.turn is None:
+    if progress.status != GameStatus.PLAYING or progress.turn is None:
         return
     if seats is None:
-        seats = list(Seat.objects.filter(game=game))
-    if not any(row.seat == game.turn and row.bot_level for row in seats):
+        seats = list(Seat.objects.filter(game_id=game_id))
+    if not any(row.seat == progress.turn and row.bot_level for row in seats):
         return
-    game_id = str(game.id)
+    version = progress.version
 
     def enqueue() -> None:
-        from games.tasks import play_bot_turn  # noqa: PLC0415 (tasks import the services)
-
-        play_bot_turn.delay(game_id, version)
+        # By name: the tasks module imports the services, not the other way round.
+        current_app.send_task(PLAY_BOT_TURN_TASK, args=(str(game_id), version))
 
     # robust: the action is committed whatever the broker says; a failure is logged.
     transaction.on_commit(enqueue, robust=True)

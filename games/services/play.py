@@ -9,10 +9,8 @@ from typing import Any
 from uuid import UUID
 
 from accounts.models import User
-from games import event_store, rules, selectors
-from games.models import Game, GameStatus, Seat
-from games.services.bot_turns import bot_seed, schedule_bot_turn
-from games.services.errors import (
+from games import rules, selectors, store
+from games.errors import (
     GameNotFoundError,
     GameNotStartedError,
     GameOverError,
@@ -20,6 +18,8 @@ from games.services.errors import (
     RuleViolationError,
     VersionConflictError,
 )
+from games.models import Game, GameStatus, Seat
+from games.services.bot_turns import bot_seed, schedule_bot_turn
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class ActResult:
     seats: list[Seat]
     seat: int
     before: rules.GameState
-    after: event_store.LoadedGame
-    appended: list[event_store.StoredEvent]
+    after: store.LoadedGame
+    appended: list[store.StoredEvent]
     # The acting seat's view of the game after the command (selectors.game_view).
     view: dict[str, Any]
 
@@ -53,7 +53,7 @@ def game_act(
     seat = selectors.seat_of(seats, user)
     if seat is None:
         raise NotSeatedError()
-    _require_playing(game, loaded)
+    _require_playing(loaded)
     if loaded.version != expected_version:
         raise _conflict(game, seats, seat, expected_version, loaded)
     try:
@@ -63,7 +63,7 @@ def game_act(
         events = rules.decide(loaded.state, command)
     except rules.RuleError as error:
         raise RuleViolationError(error) from error
-    return _commit(game, seats, seat, loaded, events, actor=event_store.Actor.user(int(user.pk)))
+    return _commit(game, seats, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
 
 
 def bot_play(*, game_id: UUID, expected_version: int) -> bool:
@@ -80,7 +80,7 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     bot = next((row for row in seats if row.seat == game.turn and row.bot_level), None)
     if bot is None or bot.bot_level is None:
         return False
-    loaded = event_store.load(game.id)
+    loaded = store.load(game.id)
     if loaded.version != expected_version:
         return False
     from games.bots import choose_action  # noqa: PLC0415 (bots are optional to the API)
@@ -92,18 +92,14 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     )
     events = rules.decide(loaded.state, command)
     try:
-        _commit(game, seats, bot.seat, loaded, events, actor=event_store.Actor.bot())
+        _commit(game, seats, bot.seat, loaded, events, actor=store.Actor.bot())
     except VersionConflictError:
         return False
     return True
 
 
-def _require_playing(game: Game, loaded: event_store.LoadedGame) -> None:
-    # The read model holds the status at its version: a view is built only if it lags.
-    if game.version == loaded.version:
-        status = game.status
-    else:
-        status = rules.view(loaded.state, None)["status"]
+def _require_playing(loaded: store.LoadedGame) -> None:
+    status = rules.summary(loaded.state).status
     if status == GameStatus.WAITING:
         raise GameNotStartedError("The game starts when all four seats are filled.")
     if status == GameStatus.FINISHED:
@@ -114,35 +110,33 @@ def _commit(
     game: Game,
     seats: list[Seat],
     seat: int,
-    loaded: event_store.LoadedGame,
+    loaded: store.LoadedGame,
     events: tuple[rules.Event, ...],
     *,
-    actor: event_store.Actor,
+    actor: store.Actor,
 ) -> ActResult:
     after = rules.replay(events, loaded.state)
-    body = rules.view(after, seat)
     try:
-        appended = event_store.append(
-            game,
+        appended = store.append(
+            game.id,
             expected_version=loaded.version,
             events=events,
             actor=actor,
             state_after=after,
-            view_after=body,
         )
-    except event_store.ConcurrencyConflict as conflict:
-        raise _conflict(game, seats, seat, loaded.version, event_store.load(game.id)) from conflict
+    except store.ConcurrencyConflict as conflict:
+        raise _conflict(game, seats, seat, loaded.version, store.load(game.id)) from conflict
     # After append's transaction (or inside the caller's): either way it runs after commit.
-    schedule_bot_turn(game, game.version, seats=seats)
-    loaded_after = event_store.LoadedGame(state=after, version=game.version)
+    schedule_bot_turn(game.id, appended.progress, seats=seats)
+    loaded_after = store.LoadedGame(state=after, version=appended.progress.version)
     return ActResult(
         game=game,
         seats=seats,
         seat=seat,
         before=loaded.state,
         after=loaded_after,
-        appended=appended,
-        view=selectors.game_view(game=game, seats=seats, loaded=loaded_after, seat=seat, body=body),
+        appended=list(appended.events),
+        view=selectors.game_view(game=game, seats=seats, loaded=loaded_after, seat=seat),
     )
 
 
@@ -151,7 +145,7 @@ def _conflict(
     seats: list[Seat],
     seat: int,
     expected: int,
-    current: event_store.LoadedGame,
+    current: store.LoadedGame,
 ) -> VersionConflictError:
     view = selectors.game_view(game=game, seats=seats, loaded=current, seat=seat)
     return VersionConflictError(expected=expected, current=current.version, game=view)

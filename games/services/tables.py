@@ -11,10 +11,8 @@ from uuid import UUID
 from django.db import transaction
 
 from accounts.models import User
-from games import event_store, rules
-from games.models import Game, GameStatus, Seat
-from games.services.bot_turns import schedule_bot_turn
-from games.services.errors import (
+from games import rules, store
+from games.errors import (
     AlreadySeatedError,
     GameAlreadyStartedError,
     GameNotFoundError,
@@ -25,6 +23,8 @@ from games.services.errors import (
     SeatTakenError,
     TableFullError,
 )
+from games.models import Game, GameStatus, Seat
+from games.services.bot_turns import schedule_bot_turn
 
 SEATS = range(4)
 
@@ -128,25 +128,21 @@ def _require_organiser(game: Game, seats: Mapping[int, Seat], user: User) -> Non
 def _start_if_full(game: Game) -> None:
     if Seat.objects.filter(game=game).count() < len(SEATS):
         return
-    game_seed = secrets.token_bytes(32)
     state = rules.new_game()
     command = rules.StartGame(
-        game_seed=game_seed,
+        game_seed=secrets.token_bytes(32),
         hand_seed=secrets.token_bytes(32),
         options=rules.Options.from_dict(game.options),
     )
     events = rules.decide(state, command)
-    after = rules.replay(events, state)
-    game.game_seed = game_seed
-    game.save(update_fields=["game_seed"])
     try:
-        event_store.append(
-            game,
+        appended = store.append(
+            game.id,
             expected_version=0,
             events=events,
-            actor=event_store.Actor.system(),
-            state_after=after,
+            actor=store.Actor.system(),
+            state_after=rules.replay(events, state),
         )
-    except event_store.ConcurrencyConflict as conflict:
+    except store.ConcurrencyConflict as conflict:
         raise GameAlreadyStartedError() from conflict
-    schedule_bot_turn(game, game.version)
+    schedule_bot_turn(game.id, appended.progress)

@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from accounts.models import User
-from games import event_store, rules
+from games import rules, store
 from games.models import Seat
 from games.services.play import game_act
 from games.services.tables import game_create, seat_join
@@ -37,7 +37,7 @@ def seated_table(make_user: Callable[..., User], **options: Any) -> Table:
 def play_random(table: Table, actions: int, *, seed: int = 7) -> int:
     """Play up to `actions` random legal actions; the version after them."""
     chooser = random.Random(seed)
-    loaded = event_store.load(table.game_id)
+    loaded = store.load(table.game_id)
     for _ in range(actions):
         turn = rules.view(loaded.state, None)["turn"]
         if turn is None:
@@ -49,7 +49,7 @@ def play_random(table: Table, actions: int, *, seed: int = 7) -> int:
             action=choice,
             expected_version=loaded.version,
         )
-        loaded = event_store.load(table.game_id)
+        loaded = store.load(table.game_id)
     return loaded.version
 
 
@@ -58,7 +58,7 @@ def secret_cards_by_seq(game_id: UUID) -> dict[int, dict[int, set[str]]]:
     state = rules.new_game()
     public: set[str] = set()
     secrets: dict[int, dict[int, set[str]]] = {}
-    for stored in event_store.load_events_after(game_id, 0):
+    for stored in store.load_events_after(game_id, 0):
         state = rules.apply(state, stored.event)
         stored_form = rules.event_to_dict(stored.event)
         if stored_form["type"] == "hand_dealt":

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from games import event_store, rules
+from games import rules, store
 
 CARD = re.compile(r"^[789TJQKA][SHDC]$")
 SEATS = range(4)
@@ -30,7 +30,7 @@ def card_strings(value: Any) -> Iterator[str]:
 
 def hidden_from(game_id: str, viewer: int | None) -> set[str]:
     """The unplayed cards of the other seats that nobody but their holder knows now."""
-    state = event_store.load(UUID(game_id)).state
+    state = store.load(UUID(game_id)).state
     public = set(card_strings(rules.view(state, None)))
     others = set()
     for seat in SEATS:

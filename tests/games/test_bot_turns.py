@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games import rules, tasks
 from games.bots import choose_action
-from games.event_store import load_events_after
 from games.models import Game
 from games.services.bot_turns import bot_seed, stalled_bot_turns
+from games.store import load_events_after
 from tests.games.helpers import GAMES
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 import random
 import threading
 import time
@@ -13,8 +12,11 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import event_store, rules
+from games import rules, store
+from games.feed.events import viewer_events_after
 from games.models import Game, GameEvent, GameSnapshot
+from games.store.snapshots import decode as decode_snapshot
+from games.store.stream import HAND_BOUNDARIES
 from tests.games.helpers import create_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
@@ -26,10 +28,9 @@ def started(auth_client):
     return create_table([auth_client() for _ in range(4)])
 
 
-def _play_random(game_id: UUID, actions: int, rng: random.Random) -> event_store.LoadedGame:
+def _play_random(game_id: UUID, actions: int, rng: random.Random) -> store.LoadedGame:
     """Act through the store directly (no HTTP), like the service does."""
-    game = Game.objects.get(pk=game_id)
-    loaded = event_store.load(game_id)
+    loaded = store.load(game_id)
     for _ in range(actions):
         public = rules.view(loaded.state, None)
         if public["status"] == "finished":
@@ -39,14 +40,14 @@ def _play_random(game_id: UUID, actions: int, rng: random.Random) -> event_store
         command = rules.PlayerAction(seat, rules.parse_action(action), rng.randbytes(32))
         events = rules.decide(loaded.state, command)
         after = rules.replay(events, loaded.state)
-        event_store.append(
-            game,
+        store.append(
+            game_id,
             expected_version=loaded.version,
             events=events,
-            actor=event_store.Actor.system(),
+            actor=store.Actor.system(),
             state_after=after,
         )
-        loaded = event_store.LoadedGame(after, loaded.version + len(events))
+        loaded = store.LoadedGame(after, loaded.version + len(events))
     return loaded
 
 
@@ -72,19 +73,19 @@ def test_the_database_refuses_to_rewrite_events(started, statement):
 
 def test_append_at_a_stale_version_conflicts_and_appends_nothing(started):
     game = Game.objects.get(pk=started.game_id)
-    loaded = event_store.load(game.id)
+    loaded = store.load(game.id)
     _play_random(game.id, 1, random.Random(1))
     seat = rules.view(loaded.state, None)["turn"]
     events = rules.decide(
         loaded.state, rules.PlayerAction(seat, rules.parse_action({"type": "pass"}), b"s" * 32)
     )
     before = list(GameEvent.objects.filter(game=game).values_list("seq", "type"))
-    with pytest.raises(event_store.ConcurrencyConflict):
-        event_store.append(
-            game,
+    with pytest.raises(store.ConcurrencyConflict):
+        store.append(
+            game.id,
             expected_version=loaded.version,
             events=events,
-            actor=event_store.Actor.system(),
+            actor=store.Actor.system(),
             state_after=rules.replay(events, loaded.state),
         )
     assert list(GameEvent.objects.filter(game=game).values_list("seq", "type")) == before
@@ -92,17 +93,17 @@ def test_append_at_a_stale_version_conflicts_and_appends_nothing(started):
 
 def test_append_ahead_of_the_stream_conflicts_instead_of_leaving_a_gap(started):
     game = Game.objects.get(pk=started.game_id)
-    loaded = event_store.load(game.id)
+    loaded = store.load(game.id)
     seat = rules.view(loaded.state, None)["turn"]
     events = rules.decide(
         loaded.state, rules.PlayerAction(seat, rules.parse_action({"type": "pass"}), b"s" * 32)
     )
-    with pytest.raises(event_store.ConcurrencyConflict):
-        event_store.append(
-            game,
+    with pytest.raises(store.ConcurrencyConflict):
+        store.append(
+            game.id,
             expected_version=loaded.version + 5,
             events=events,
-            actor=event_store.Actor.system(),
+            actor=store.Actor.system(),
             state_after=rules.replay(events, loaded.state),
         )
     assert GameEvent.objects.filter(game=game).count() == loaded.version
@@ -113,7 +114,7 @@ def test_load_from_snapshot_and_tail_equals_full_replay(started):
     rng = random.Random(7)
     for _ in range(12):
         current = _play_random(game_id, 25, rng)
-        assert event_store.load(game_id) == event_store.replay_all(game_id) == current
+        assert store.load(game_id) == store.replay_all(game_id) == current
     snapshots = GameSnapshot.objects.filter(game_id=game_id)
     assert snapshots.count() >= 2
     types = dict(GameEvent.objects.filter(game_id=game_id).values_list("seq", "type"))
@@ -132,25 +133,25 @@ def test_snapshots_of_another_engine_version_or_unreadable_are_ignored(started):
         game_id=game_id,
         seq=current.version,
         engine_version=rules.ENGINE_VERSION + 1,
-        state=b"from another engine",
+        state={"type": "state.GameState", "fields": {"phase": "from another engine"}},
     )
-    assert event_store.load(game_id) == current
-    latest.state = b"not a pickle"
+    assert store.load(game_id) == current
+    latest.state = {"type": "os.system", "fields": {"command": "true"}}
     latest.save()
-    assert event_store.load(game_id) == current
+    assert store.load(game_id) == current
 
 
 def test_events_after_a_cursor_are_redacted_per_viewer(started):
     game_id = UUID(started.game_id)
     _play_random(game_id, 40, random.Random(11))
     for seat in (None, 0, 1, 2, 3):
-        served = event_store.viewer_events_after(game_id, 0, seat=seat)
+        served = viewer_events_after(game_id, 0, seat=seat)
         assert served.last_seq == GameEvent.objects.filter(game_id=game_id).count()
         for event in served.events:
             if event["type"] == "hand_dealt":
                 assert "stock" not in event["data"]
                 assert set(event["data"]["cards"]) == (set() if seat is None else {str(seat)})
-        tail = event_store.viewer_events_after(game_id, 30, seat=seat, limit=5)
+        tail = viewer_events_after(game_id, 30, seat=seat, limit=5)
         assert [event["seq"] for event in tail.events] == [
             event["seq"] for event in served.events if 30 < event["seq"] <= 35
         ]
@@ -158,7 +159,7 @@ def test_events_after_a_cursor_are_redacted_per_viewer(started):
 
 
 def test_stored_events_upcast_through_the_rules_package(started):
-    stored = event_store.load_events_after(UUID(started.game_id), 0)
+    stored = store.load_events_after(UUID(started.game_id), 0)
     assert [item.seq for item in stored] == [1, 2]
     assert [type(item.event).__name__ for item in stored] == ["GameStarted", "HandDealt"]
     row = GameEvent.objects.get(game_id=started.game_id, seq=1)
@@ -177,30 +178,23 @@ def test_the_read_model_is_rebuilt_from_events(started):
     Game.objects.filter(pk=game_id).update(
         status="waiting", version=0, phase="x", turn=None, scores=[9, 9], winner=1
     )
-    event_store.rebuild_read_model(game_id)
+    store.rebuild_read_model(game_id)
     rebuilt = Game.objects.values("status", "version", "phase", "turn", "scores", "winner")
     assert rebuilt.get(pk=game_id) == expected
 
 
-def test_load_reads_one_snapshot_and_only_the_events_after_it(started):
+def test_load_reads_the_newest_snapshot_and_only_the_events_after_it(started):
     game_id = UUID(started.game_id)
     current = _play_random(game_id, 120, random.Random(9))
     latest = GameSnapshot.objects.filter(game_id=game_id).order_by("-seq").first()
     assert latest is not None
     with CaptureQueriesContext(connection) as queries:
-        assert event_store.load(game_id) == current
-    # One statement: the newest snapshot, and the events after the seq it read.
-    assert len(queries) == 1
-    assert "e.seq > COALESCE((SELECT seq FROM snapshot), 0)" in queries[0]["sql"]
-
-
-# --- the two ways of appending: one statement (PostgreSQL) and the portable transaction ---
-@pytest.fixture(params=["one_statement", "portable"])
-def appender(request, monkeypatch):
-    """Run the test with each append; the portable one is forced here as on SQLite."""
-    if request.param == "portable":
-        monkeypatch.setattr(event_store, "_append_in_one_statement", event_store._append_portably)
-    return request.param
+        assert store.load(game_id) == current
+    # The snapshot, then the events after it: never the whole stream.
+    assert len(queries) == 2
+    assert "games_gamesnapshot" in queries[0]["sql"]
+    tail = GameEvent.objects.filter(game_id=game_id, seq__gt=latest.seq).count()
+    assert tail == current.version - latest.seq < current.version
 
 
 def _stream(game_id):
@@ -219,21 +213,21 @@ def _act_at(game, loaded, expected_version):
     action = rules.legal_actions(loaded.state, seat)[0]
     command = rules.PlayerAction(seat, rules.parse_action(action), b"s" * 32)
     events = rules.decide(loaded.state, command)
-    return lambda: event_store.append(
-        game,
+    return lambda: store.append(
+        game.id,
         expected_version=expected_version,
         events=events,
-        actor=event_store.Actor.system(),
+        actor=store.Actor.system(),
         state_after=rules.replay(events, loaded.state),
     )
 
 
-def test_both_appends_store_the_events_the_read_model_and_snapshots(started, appender):
+def test_an_append_stores_the_events_the_read_model_and_snapshots(started):
     game_id = UUID(started.game_id)
     played = _play_random(game_id, 80, random.Random(3))
 
-    assert event_store.replay_all(game_id) == played
-    assert event_store.load(game_id) == played
+    assert store.replay_all(game_id) == played
+    assert store.load(game_id) == played
     public = rules.view(played.state, None)
     assert _read_model(game_id) == {
         "status": public["status"],
@@ -245,31 +239,31 @@ def test_both_appends_store_the_events_the_read_model_and_snapshots(started, app
     }
     snapshots = GameSnapshot.objects.filter(game_id=game_id).values_list("seq", "state")
     assert snapshots
-    stream = [stored.event for stored in event_store.load_events_after(game_id, 0)]
+    stream = [stored.event for stored in store.load_events_after(game_id, 0)]
     for seq, state in snapshots:
         ending = [rules.event_to_dict(event)["type"] for event in stream[seq - 3 : seq]]
-        assert event_store.HAND_BOUNDARIES & set(ending)
-        assert pickle.loads(state) == rules.replay(stream[:seq], rules.new_game())
+        assert HAND_BOUNDARIES & set(ending)
+        assert decode_snapshot(state) == rules.replay(stream[:seq], rules.new_game())
 
 
 @pytest.mark.parametrize("offset", [-1, 5])
-def test_both_appends_refuse_a_version_not_the_streams(started, appender, offset):
+def test_an_append_refuses_a_version_not_the_streams(started, offset):
     game = Game.objects.get(pk=started.game_id)
     _play_random(game.id, 1, random.Random(1))
-    loaded = event_store.load(game.id)
-    stale = event_store.LoadedGame(event_store.replay_all(game.id).state, loaded.version)
+    loaded = store.load(game.id)
+    stale = store.LoadedGame(store.replay_all(game.id).state, loaded.version)
     before, model = _stream(game.id), _read_model(game.id)
 
-    with pytest.raises(event_store.ConcurrencyConflict):
+    with pytest.raises(store.ConcurrencyConflict):
         _act_at(game, stale, loaded.version + offset)()
 
     assert (_stream(game.id), _read_model(game.id)) == (before, model)
 
 
-def test_an_event_past_the_read_model_is_a_conflict_that_changes_nothing(started, appender):
+def test_an_event_past_the_read_model_is_a_conflict_that_changes_nothing(started):
     # Not something append leaves behind; the unique index still keeps the stream whole.
     game = Game.objects.get(pk=started.game_id)
-    loaded = event_store.load(game.id)
+    loaded = store.load(game.id)
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO games_gameevent (game_id, seq, type, schema_version, payload,"
@@ -278,32 +272,21 @@ def test_an_event_past_the_read_model_is_a_conflict_that_changes_nothing(started
         )
     before, model = _stream(game.id), _read_model(game.id)
 
-    with pytest.raises(event_store.ConcurrencyConflict):
+    with pytest.raises(store.ConcurrencyConflict):
         _act_at(game, loaded, loaded.version)()
 
     assert (_stream(game.id), _read_model(game.id)) == (before, model)
 
 
-def test_a_conflict_leaves_the_callers_transaction_usable(started, appender):
+def test_a_conflict_leaves_the_callers_transaction_usable(started):
     game = Game.objects.get(pk=started.game_id)
-    loaded = event_store.load(game.id)
+    loaded = store.load(game.id)
     with transaction.atomic():
-        with pytest.raises(event_store.ConcurrencyConflict):
+        with pytest.raises(store.ConcurrencyConflict):
             _act_at(game, loaded, loaded.version + 5)()
         _act_at(game, loaded, loaded.version)()
 
     assert _read_model(game.id)["version"] == len(_stream(game.id)) > loaded.version
-
-
-@pytest.mark.django_db(transaction=True)
-def test_on_postgresql_an_append_is_one_statement(started):
-    game = Game.objects.get(pk=started.game_id)
-    loaded = event_store.load(game.id)
-    with CaptureQueriesContext(connection) as queries:
-        _act_at(game, loaded, loaded.version)()
-
-    assert len(queries) == 1
-    assert queries[0]["sql"].startswith("WITH moved AS (UPDATE")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -312,7 +295,7 @@ def test_a_deadlock_with_an_older_writer_is_a_conflict_that_appends_nothing(star
     # this one (game row first) during a rolling deploy: PostgreSQL breaks the cycle by
     # failing one statement. Ours must answer a conflict, not a server error.
     game = Game.objects.get(pk=started.game_id)
-    loaded = event_store.load(game.id)
+    loaded = store.load(game.id)
     settings = connection.settings_dict
     older = psycopg.connect(
         host=settings["HOST"],
@@ -351,7 +334,7 @@ def test_a_deadlock_with_an_older_writer_is_a_conflict_that_appends_nothing(star
     thread.start()
     assert holds_its_event.wait(10)
     try:
-        with pytest.raises(event_store.ConcurrencyConflict):
+        with pytest.raises(store.ConcurrencyConflict):
             _act_at(game, loaded, loaded.version)()
     finally:
         thread.join(20)

@@ -13,7 +13,7 @@ from uuid import UUID
 import pytest
 from rest_framework.test import APIClient
 
-from games import event_store, rules
+from games import rules, store
 from games.models import Game
 from tests.games.helpers import Table, create_table, stored
 from tests.games.leaks import assert_events_redacted, assert_no_leak
@@ -52,7 +52,7 @@ def assert_matches_replay(game_id: str, final: dict[str, Any]) -> None:
     seqs = stored(game_id, "seq")
     assert seqs == list(range(1, len(seqs) + 1))
     assert final["version"] == len(seqs)
-    replayed = rules.view(event_store.replay_all(UUID(game_id)).state, None)
+    replayed = rules.view(store.replay_all(UUID(game_id)).state, None)
     assert replayed["status"] == "finished"
     assert final["scores"] == replayed["scores"]
     assert final["winner"] == replayed["winner"]

@@ -6,7 +6,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games.event_store import NOTIFY_CHANNEL
+from games.store.stream import NOTIFY_CHANNEL
 from tests.games.helpers import create_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -1,31 +1,30 @@
-"""Per process, the newest state seen of recently played games: a cache under `load`.
+"""An option of the store: per process, the newest state seen of recently played games.
 
 Events are immutable and numbered without gaps, so a state at version v plus the events
-after v is the current state: `event_store.load` starts from here when it can and reads
-only those events (usually none or one) instead of a snapshot and the hand so far.
-Only states of committed events go in (see event_store), so a rolled-back command never
-leaves its state behind.
+after v is the current state: `load` starts from here when it can and reads only the
+events after it (usually none or one) instead of a snapshot and the hand so far. Only
+states of committed events go in, so a rolled-back command never leaves its state
+behind. `GAME_STATE_CACHE_SIZE` (settings) sets how many games a process keeps; 0 turns
+the cache off.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from functools import cache
 from uuid import UUID
 
-if TYPE_CHECKING:
-    from games.event_store import LoadedGame
+from django.conf import settings
 
-# Games kept per process; a state is a few kilobytes.
-CAPACITY = 1024
+from games.store.records import LoadedGame
 
 
 class RecentStates:
     """A least-recently-used map of game id -> newest known `LoadedGame`, thread-safe."""
 
-    def __init__(self, capacity: int = CAPACITY) -> None:
-        self._capacity = capacity
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
         self._games: OrderedDict[UUID, LoadedGame] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -38,14 +37,22 @@ class RecentStates:
 
     def remember(self, game_id: UUID, loaded: LoadedGame) -> None:
         """Keep `loaded` unless a newer version of the game is already known."""
+        if self.capacity <= 0:
+            return
         with self._lock:
             known = self._games.get(game_id)
             if known is None or known.version <= loaded.version:
                 self._games[game_id] = loaded
             self._games.move_to_end(game_id)
-            while len(self._games) > self._capacity:
+            while len(self._games) > self.capacity:
                 self._games.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:
             self._games.clear()
+
+
+@cache
+def recent_states() -> RecentStates:
+    """This process's cache, sized by the settings when first used."""
+    return RecentStates(settings.GAME_STATE_CACHE_SIZE)
