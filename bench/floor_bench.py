@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=1000, help="per round (3 rounds)")
     args = parser.parse_args()
 
-    env = server_environment("belote_project.settings")
+    env = server_environment("bench.server_settings")
     prepare_database(env)
     os.environ.update(env)
     django.setup()

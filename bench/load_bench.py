@@ -5,9 +5,9 @@
 
 What it does, all on 127.0.0.1 and bounded in time (about 60-90 s):
 1. recreates the PostgreSQL database `belote_bench`, migrates it and adds the table of
-   the trivial endpoint (games/bench_views.py);
+   the trivial endpoint (bench/ceiling.py, routed only by bench/server_settings.py);
 2. starts the server as in production (docs/deploy.md: gunicorn with uvicorn workers,
-   DEBUG off, a random SECRET_KEY), with BELOTE_BENCH_ENDPOINTS=1 and throttles lifted;
+   DEBUG off, a random SECRET_KEY), with the benchmark's settings and throttles lifted;
 3. ceiling: CLIENTS concurrent clients POST to the trivial endpoint (auth + one INSERT);
 4. games: CLIENTS concurrent clients each drive a table of four seats: GET the view of the
    seat to play, POST a random entry of its legal_actions with expected_version;
@@ -44,6 +44,8 @@ from typing import Any
 import httpx
 import psycopg
 
+from bench.ceiling_table import CREATE_CEILING_TABLE
+
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = "belote_bench"
 POSTGRES = "host=127.0.0.1 port=5432 user=postgres"
@@ -52,8 +54,6 @@ REDIS = "redis://127.0.0.1:6379"
 PASSWORD = "bench-password-long-enough-123"
 SEATS = range(4)
 WARMUP_SECONDS = 2.0
-# The table games/bench_views.py inserts into; only the benchmark's database has it.
-BENCH_TABLE = "bench_row"
 
 
 # --- the server -----------------------------------------------------------------------
@@ -75,7 +75,6 @@ def server_environment(settings_module: str) -> dict[str, str]:
         "CELERY_BROKER_URL": f"{REDIS}/12",
         "REDIS_URL": f"{REDIS}/13",
         "CACHE_KEY_PREFIX": f"bench-{secrets.token_hex(4)}",
-        "BELOTE_BENCH_ENDPOINTS": "1",
         "LOG_LEVEL": "WARNING",
         "THROTTLE_LOGIN": lifted,
         "THROTTLE_REGISTER": lifted,
@@ -93,9 +92,7 @@ def prepare_database(env: dict[str, str]) -> None:
         check=True,
     )
     with psycopg.connect(f"{POSTGRES} dbname={DB_NAME}", autocommit=True) as conn:
-        conn.execute(
-            f"CREATE TABLE {BENCH_TABLE} (id bigserial PRIMARY KEY, user_id bigint NOT NULL)"
-        )
+        conn.execute(CREATE_CEILING_TABLE)
 
 
 def server_command(port: int, workers: int) -> list[str]:
@@ -532,8 +529,9 @@ def main() -> None:
     parser.add_argument("--long-seconds", type=float, default=25.0, help="cap on the long game")
     parser.add_argument(
         "--settings",
-        default="belote_project.settings",
-        help="settings module of the server (to compare a configuration with production's)",
+        default="bench.server_settings",
+        help="settings module of the server (to compare a configuration with production's; "
+        "it must route the yardstick as bench/server_settings.py does)",
     )
     args = parser.parse_args()
 

@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from django.urls import Resolver404, resolve
 
 from bench import action_work, instructions_bench, rules_bench
 from games import rules
@@ -34,3 +35,10 @@ def test_the_floor_benchmark_plays_actions_with_and_without_the_http_stack() -> 
 
     assert versions == sorted(set(versions))  # each action appended events
     assert versions[0] > 0
+
+
+def test_the_yardstick_endpoint_is_routed_only_by_the_benchmarks_urls() -> None:
+    with pytest.raises(Resolver404):
+        resolve("/api/v1/bench/insert")
+    assert resolve("/api/v1/bench/insert", urlconf="bench.urls").url_name == "bench-insert"
+    assert resolve("/api/v1/games", urlconf="bench.urls").url_name == "games"
