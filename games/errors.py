@@ -89,8 +89,7 @@ class RuleViolationError(UnprocessableError):
     title = "Not allowed by the rules"
 
     def __init__(self, error: rules.RuleError) -> None:
-        extra = {"rule": error.rule} if error.rule else None
-        super().__init__(error.message, code=error.code, extra=extra)
+        super().__init__(error.message, code=error.code)
 
 
 class InvalidTableOptionsError(UnprocessableError):

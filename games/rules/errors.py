@@ -32,11 +32,10 @@ class RuleError(Exception):
     seat's hidden cards.
     """
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.rule = rule
 
     def __repr__(self) -> str:
         return f"RuleError({self.code!r}, {self.message!r})"
