@@ -21,6 +21,7 @@ from games.rules.folds import apply
 from games.rules.options import Options
 from games.rules.play import legal_cards_mask, winning
 from games.rules.positions import dealt_position, playing_position
+from games.rules.scoring import MAX_HANDS
 from games.rules.shuffle import first_dealer, seed_commitment, shuffled_deck
 from games.rules.state import ENGINE_VERSION, GameState, new_game
 from games.rules.view import redact, view
@@ -30,6 +31,7 @@ __all__ = [
     "CARD_NAMES",
     "ENGINE_VERSION",
     "ERROR_CODES",
+    "MAX_HANDS",
     "POINTS",
     "SUIT_MASKS",
     "TRUMP_ABOVE",
