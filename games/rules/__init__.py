@@ -18,7 +18,7 @@ from games.rules.engine import decide, legal_actions, legal_moves, replay
 from games.rules.errors import ERROR_CODES, InvalidOptions, RuleError
 from games.rules.events import Event
 from games.rules.folds import apply
-from games.rules.options import Options
+from games.rules.options import TARGET_MAX, TARGET_MIN, Options
 from games.rules.play import legal_cards_mask, winning
 from games.rules.positions import dealt_position, playing_position
 from games.rules.scoring import MAX_HANDS
@@ -34,6 +34,8 @@ __all__ = [
     "MAX_HANDS",
     "POINTS",
     "SUIT_MASKS",
+    "TARGET_MAX",
+    "TARGET_MIN",
     "TRUMP_ABOVE",
     "WIN_KEYS",
     "Action",
