@@ -49,6 +49,11 @@ class SeatEmptyError(ConflictError):
     title = "Nobody sits there"
 
 
+class NoHumanSeatedError(ConflictError):
+    code = "no_human_seated"
+    title = "A table starts only with a person seated"
+
+
 class GameAlreadyStartedError(ConflictError):
     code = "game_already_started"
     title = "The game has started"

@@ -20,7 +20,12 @@ Serializer = serializers.Serializer[Any]
 class OptionsSerializer(Serializer):
     """Table options (RULES.md); omitted ones take their default. Validated by the rules."""
 
-    target = serializers.IntegerField(required=False, min_value=1, help_text="Default 501.")
+    target = serializers.IntegerField(
+        required=False,
+        min_value=rules.TARGET_MIN,
+        max_value=rules.TARGET_MAX,
+        help_text="Default 501.",
+    )
     declarations = serializers.BooleanField(required=False, help_text="Default true.")
     auto_belote = serializers.BooleanField(required=False, help_text="Default true.")
     overtrump_partner_on_trump_lead = serializers.BooleanField(

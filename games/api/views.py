@@ -231,7 +231,8 @@ class BotSeatApi(APIView):
             **problem_responses(
                 {
                     403: "`not_organiser`.",
-                    409: "`seat_taken`, `table_full` or `game_already_started`.",
+                    409: "`seat_taken`, `table_full`, `game_already_started`, or "
+                    "`no_human_seated` (this bot would fill the table with nobody playing).",
                 }
             ),
         },

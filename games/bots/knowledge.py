@@ -84,7 +84,7 @@ def _history(view: dict[str, Any]) -> list[tuple[int, tuple[int, ...]]]:
 def read_view(view: dict[str, Any]) -> Knowledge:
     """Build the seat's knowledge from `rules.view(state, seat)`."""
     seat = view["seat"]
-    options = Options.from_dict(view["options"])
+    options = Options.from_record(view["options"])
     history = _history(view)
     leader, trick = (history[-1][0], history[-1][1]) if view["trick"] else (-1, ())
     if not view["trick"] and view["tricks"]:

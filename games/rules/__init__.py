@@ -18,9 +18,10 @@ from games.rules.engine import decide, legal_actions, legal_moves, replay
 from games.rules.errors import ERROR_CODES, InvalidOptions, RuleError
 from games.rules.events import Event
 from games.rules.folds import apply
-from games.rules.options import Options
+from games.rules.options import TARGET_MAX, TARGET_MIN, Options
 from games.rules.play import legal_cards_mask, winning
 from games.rules.positions import dealt_position, playing_position
+from games.rules.scoring import MAX_HANDS
 from games.rules.shuffle import first_dealer, seed_commitment, shuffled_deck
 from games.rules.state import ENGINE_VERSION, GameState, new_game
 from games.rules.summary import Summary, summary
@@ -31,8 +32,11 @@ __all__ = [
     "CARD_NAMES",
     "ENGINE_VERSION",
     "ERROR_CODES",
+    "MAX_HANDS",
     "POINTS",
     "SUIT_MASKS",
+    "TARGET_MAX",
+    "TARGET_MIN",
     "TRUMP_ABOVE",
     "WIN_KEYS",
     "Action",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.rules.cards import SUITS
 from games.rules.commands import PASS, TAKE, Action, ChooseTrump, Pass, Take
-from games.rules.dealing import next_deal
+from games.rules.dealing import after_thrown_in
 from games.rules.errors import RuleError
 from games.rules.events import Bid, Event, HandThrownIn, RestDealt, TrumpSet
 from games.rules.shuffle import deal_rest
@@ -27,7 +27,7 @@ def decide_bid(state: GameState, seat: int, action: Action, next_seed: bytes) ->
             return (
                 passed,
                 HandThrownIn(state.hand_number, state.hand_seed),
-                next_deal(state, next_seed),
+                *after_thrown_in(state, next_seed),
             )
         return (passed,)
     if isinstance(action, Take):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.rules.events import Event, GameFinished, HandDealt, HandScored
-from games.rules.scoring import game_winner
+from games.rules.scoring import MAX_HANDS, capped_winner, game_winner
 from games.rules.shuffle import deal_first_cards, seed_commitment, shuffled_ids
 from games.rules.state import GameState
 
@@ -24,4 +24,16 @@ def after_scoring(state: GameState, scored: HandScored, seed: bytes) -> tuple[Ev
     winner = game_winner(state.options, scored.game_scores, scored.waiting_after)
     if winner is not None:
         return (GameFinished(winner, scored.game_scores),)
-    return (next_deal(state, seed),)
+    return after_last_hand(state, scored.game_scores) or (next_deal(state, seed),)
+
+
+def after_thrown_in(state: GameState, seed: bytes) -> tuple[Event, ...]:
+    """The next deal after a thrown-in hand, unless it was the last hand allowed."""
+    return after_last_hand(state, state.scores) or (next_deal(state, seed),)
+
+
+def after_last_hand(state: GameState, scores: tuple[int, int]) -> tuple[Event, ...]:
+    """`game_finished` when the hand that just ended is hand `MAX_HANDS`, else nothing."""
+    if state.hand_number < MAX_HANDS:
+        return ()
+    return (GameFinished(capped_winner(scores), scores),)

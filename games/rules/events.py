@@ -119,9 +119,10 @@ class HandScored(NamedTuple):
 
 
 class GameFinished(NamedTuple):
-    """A side reached the target with nothing waiting and the scores unequal."""
+    """A side reached the target with nothing waiting and the scores unequal, or
+    the last hand allowed (`scoring.MAX_HANDS`) ended: `winner` None is a draw."""
 
-    winner: int
+    winner: int | None
     scores: tuple[int, int]
 
 

@@ -224,7 +224,8 @@ def _hand_scored(state: GameState, event: HandScored) -> GameState:
 
 
 def _game_finished(state: GameState, event: GameFinished) -> GameState:
-    return evolve(state, phase=FINISHED, turn=NO_SEAT, winner=event.winner)
+    winner = NO_SEAT if event.winner is None else event.winner
+    return evolve(state, phase=FINISHED, turn=NO_SEAT, winner=winner)
 
 
 FOLDS: dict[type, Callable[[GameState, Any], GameState]] = {

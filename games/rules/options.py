@@ -10,6 +10,9 @@ from games.rules.errors import InvalidOptions
 
 TIE_RULES = ("litige", "inside")
 CAPOT_POINTS = (252, 250)
+#: the targets a new table may play to: a game to 10,000 is already twenty times the
+#: usual one; a larger (or astronomically large) target would only make it endless
+TARGET_MIN, TARGET_MAX = 1, 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,19 +28,25 @@ class Options:
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> Options:
-        """Validate JSON-ready options and fill the defaults.
+        """Validate JSON-ready options for a new table and fill the defaults.
 
         Raises `InvalidOptions` naming the field for an unknown key, a wrong
-        type or a value out of range.
+        type or a value out of range (every number has bounds, see `RANGES`).
         """
         for key, value in values.items():
             if key not in _TYPES:
                 raise InvalidOptions(str(key), "unknown_option", f"unknown option {key!r}")
             _check(key, value)
-        options = cls(**dict(values))
-        if options.target <= 0:
-            raise InvalidOptions("target", "out_of_range", "option 'target' must be positive")
-        return options
+        return cls(**dict(values))
+
+    @classmethod
+    def from_record(cls, values: Mapping[str, Any]) -> Options:
+        """The options a `game_started` event (or a view of it) recorded.
+
+        Trusted, not validated again: they were valid when the game started, and a
+        game must stay readable if a later release narrows a range.
+        """
+        return cls(**{key: values[key] for key in _TYPES if key in values})
 
     def to_dict(self) -> dict[str, Any]:
         """Every option, JSON-ready."""
@@ -52,7 +61,10 @@ _TYPES: dict[str, type] = {
     "tie_rule": str,
     "capot_points": int,
 }
+#: allowed values of the options that take one of a few
 _CHOICES: dict[str, tuple[Any, ...]] = {"tie_rule": TIE_RULES, "capot_points": CAPOT_POINTS}
+#: inclusive bounds of the options that take a number
+RANGES: dict[str, tuple[int, int]] = {"target": (TARGET_MIN, TARGET_MAX)}
 
 
 def _check(key: str, value: Any) -> None:
@@ -63,3 +75,10 @@ def _check(key: str, value: Any) -> None:
     if key in _CHOICES and value not in _CHOICES[key]:
         allowed = list(_CHOICES[key])
         raise InvalidOptions(key, "out_of_range", f"option {key!r} must be one of {allowed}")
+    if key in RANGES and isinstance(value, int):
+        low, high = RANGES[key]
+        # comparing, never printing: a 1,000-digit value costs no more than a small one
+        if not low <= value <= high:
+            raise InvalidOptions(
+                key, "out_of_range", f"option {key!r} must be from {low} to {high}"
+            )

@@ -8,6 +8,10 @@ from games.rules.cards import CARD_POINTS_TOTAL
 from games.rules.options import Options
 
 BELOTE_POINTS = 20
+#: the last hand a game may deal, thrown-in hands included: a bound of the service
+#: that RULES.md does not set, so that no game, whatever its options and whoever
+#: plays it, runs forever (a game to the largest target needs some 250 played hands)
+MAX_HANDS = 1000
 MADE = "made"
 INSIDE = "inside"
 LITIGE = "litige"
@@ -84,5 +88,13 @@ def game_winner(options: Options, scores: tuple[int, int], waiting: int) -> int 
     """The winning team once nothing waits, a side reached the target and the
     scores differ; None while the game goes on."""
     if waiting or scores[0] == scores[1] or max(scores) < options.target:
+        return None
+    return 0 if scores[0] > scores[1] else 1
+
+
+def capped_winner(scores: tuple[int, int]) -> int | None:
+    """The winning team of a game stopped by `MAX_HANDS`: the higher score, or
+    None (a draw) when the scores are equal; points still waiting go to nobody."""
+    if scores[0] == scores[1]:
         return None
     return 0 if scores[0] > scores[1] else 1

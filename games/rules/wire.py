@@ -79,7 +79,7 @@ CARD_LIST: Codec = (
 )
 SUIT: Codec = (SUITS.__getitem__, SUITS.index)
 SEAT_HANDS: Codec = (_seat_hands, _seat_hands_back)
-OPTIONS: Codec = (Options.to_dict, Options.from_dict)
+OPTIONS: Codec = (Options.to_dict, Options.from_record)
 
 #: type name, class, schema version, codec of each field (in the class's field order)
 SCHEMAS: dict[type, tuple[str, int, dict[str, Codec]]] = {

@@ -2,11 +2,19 @@
 
 from games.services.maintenance import idempotency_records_purge
 from games.services.play import ActResult, bot_play, game_act
-from games.services.tables import SeatChoice, bot_seat, game_create, seat_join, seat_leave
+from games.services.tables import (
+    SeatChoice,
+    bot_game_create,
+    bot_seat,
+    game_create,
+    seat_join,
+    seat_leave,
+)
 
 __all__ = [
     "ActResult",
     "SeatChoice",
+    "bot_game_create",
     "bot_play",
     "bot_seat",
     "game_act",

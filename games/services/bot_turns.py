@@ -49,13 +49,20 @@ def schedule_bot_turn(
     transaction.on_commit(enqueue, robust=True)
 
 
-def bot_seed(game_id: UUID, version: int, seat: int) -> bytes:
-    """The bot's random seed for its decision at `version`: reproducible for an audit.
+#: the domain tag of a bot seed's SHA-256 input (docs/bots.md, "Seeds")
+BOT_SEED_TAG = b"belote/bot-seed/v1"
 
-    An auditor who replays the events up to `version` can feed the bot the same view
-    and this seed and must get the action that was recorded.
+
+def bot_seed(hand_seed: bytes, version: int, seat: int) -> bytes:
+    """The bot's random seed for its decision at `version` in the hand of `hand_seed`.
+
+    SHA-256 over the tag, the current hand's secret seed (32 bytes), the version (8
+    bytes, big-endian) and the seat (1 byte). Nobody can predict it while the hand is
+    on, since its seed is secret until then; once `hand_scored` or `hand_thrown_in`
+    reveals the seed, an auditor who replays the events up to `version` can feed the
+    bot the same view and this seed and must get the action that was recorded.
     """
-    material = b"belote-bot:" + game_id.bytes + version.to_bytes(8, "big") + bytes([seat])
+    material = BOT_SEED_TAG + hand_seed + version.to_bytes(8, "big") + bytes([seat])
     return hashlib.sha256(material).digest()
 
 

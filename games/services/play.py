@@ -85,7 +85,7 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
         return False
     from games.bots import choose_action  # noqa: PLC0415 (bots are optional to the API)
 
-    seed = bot_seed(game.id, expected_version, bot.seat)
+    seed = bot_seed(bytes.fromhex(loaded.state.hand_seed), expected_version, bot.seat)
     wire = choose_action(rules.view(loaded.state, bot.seat), seed, bot.bot_level)
     command = rules.PlayerAction(
         seat=bot.seat, action=rules.parse_action(wire), next_hand_seed=secrets.token_bytes(32)

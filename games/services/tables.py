@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -17,6 +17,7 @@ from games.errors import (
     GameAlreadyStartedError,
     GameNotFoundError,
     InvalidTableOptionsError,
+    NoHumanSeatedError,
     NotOrganiserError,
     NotSeatedError,
     SeatEmptyError,
@@ -43,14 +44,38 @@ def game_create(
     seat: int | SeatChoice | None = SeatChoice.FIRST_FREE,
 ) -> Game:
     """A new table with validated options (defaults filled); `seat=None` only watches."""
+    game = _table_create(user, options)
+    if seat is not None:
+        Seat.objects.create(game=game, seat=0 if seat is SeatChoice.FIRST_FREE else seat, user=user)
+    return game
+
+
+@transaction.atomic
+def bot_game_create(*, user: User, options: Mapping[str, Any], levels: Sequence[str]) -> Game:
+    """A game of four bots (`levels` by seat), started at once, organised by `user`.
+
+    For internal callers only (tests, benchmarks, tournaments of bot teams): the API's
+    tables refuse to start with no human seated (`bot_seat`), so that nobody can set
+    games running that no one plays. The options are validated as for any table, so
+    the target bounds such a game as well.
+    """
+    if len(levels) != len(SEATS):
+        raise ValueError("a bot game needs one level for each of the four seats")
+    game = _table_create(user, options)
+    Seat.objects.bulk_create(
+        Seat(game=game, seat=number, bot_level=level)
+        for number, level in zip(SEATS, levels, strict=True)
+    )
+    _start_if_full(game)
+    return game
+
+
+def _table_create(user: User, options: Mapping[str, Any]) -> Game:
     try:
         table_options = rules.Options.from_dict(dict(options))
     except rules.InvalidOptions as error:
         raise InvalidTableOptionsError(error) from error
-    game = Game.objects.create(created_by=user, options=table_options.to_dict(), scores=[0, 0])
-    if seat is not None:
-        Seat.objects.create(game=game, seat=0 if seat is SeatChoice.FIRST_FREE else seat, user=user)
-    return game
+    return Game.objects.create(created_by=user, options=table_options.to_dict(), scores=[0, 0])
 
 
 @transaction.atomic
@@ -67,11 +92,18 @@ def seat_join(*, game_id: UUID, user: User, seat: int | None = None) -> Game:
 
 @transaction.atomic
 def bot_seat(*, game_id: UUID, user: User, level: str, seat: int | None = None) -> Game:
-    """Put a bot of `level` at `seat`; only the creator or a seated player may."""
+    """Put a bot of `level` at `seat`; only the creator or a seated player may.
+
+    The bot that would fill the table with no human at it is refused: a game of four
+    bots would play itself to the end for nobody (see `bot_game_create`).
+    """
     game = _waiting_game_locked(game_id)
     seats = _seats(game)
     _require_organiser(game, seats, user)
-    Seat.objects.create(game=game, seat=_free_seat(seats, seat), bot_level=level)
+    number = _free_seat(seats, seat)
+    if len(seats) == len(SEATS) - 1 and all(row.user_id is None for row in seats.values()):
+        raise NoHumanSeatedError("This bot would fill the table with nobody playing at it.")
+    Seat.objects.create(game=game, seat=number, bot_level=level)
     _start_if_full(game)
     return game
 
@@ -128,11 +160,14 @@ def _require_organiser(game: Game, seats: Mapping[int, Seat], user: User) -> Non
 def _start_if_full(game: Game) -> None:
     if Seat.objects.filter(game=game).count() < len(SEATS):
         return
+    try:
+        # again: a table created before the options' bounds were narrowed cannot start
+        options = rules.Options.from_dict(game.options)
+    except rules.InvalidOptions as error:
+        raise InvalidTableOptionsError(error) from error
     state = rules.new_game()
     command = rules.StartGame(
-        game_seed=secrets.token_bytes(32),
-        hand_seed=secrets.token_bytes(32),
-        options=rules.Options.from_dict(game.options),
+        game_seed=secrets.token_bytes(32), hand_seed=secrets.token_bytes(32), options=options
     )
     events = rules.decide(state, command)
     try:

@@ -36,6 +36,8 @@ def test_given_options_are_kept_and_the_rest_defaulted() -> None:
     [
         ({"target": 0}, "target"),
         ({"target": -5}, "target"),
+        ({"target": 10_001}, "target"),
+        ({"target": 10**1000}, "target"),
         ({"target": "501"}, "target"),
         ({"target": True}, "target"),
         ({"target": 1.5}, "target"),
@@ -54,6 +56,28 @@ def test_invalid_options_are_refused_with_the_field_named(
         rules.Options.from_dict(given)
     assert raised.value.field == field
     assert raised.value.code
+
+
+@pytest.mark.parametrize("target", [1, 10_000])
+def test_the_target_bounds_are_accepted(target: int) -> None:
+    assert rules.Options.from_dict({"target": target}).target == target
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"), [(10**1000, "out_of_range"), (False, "wrong_type"), (0, "out_of_range")]
+)
+def test_a_target_out_of_bounds_is_refused_with_its_reason(target: object, reason: str) -> None:
+    with pytest.raises(rules.InvalidOptions) as raised:
+        rules.Options.from_dict({"target": target})
+    assert (raised.value.field, raised.value.reason) == ("target", reason)
+    assert str(10**1000) not in raised.value.message
+
+
+def test_a_recorded_game_keeps_options_chosen_before_the_bounds() -> None:
+    recorded = {"type": "game_started", "v": 1, "first_dealer": 2, "game_seed": ""}
+    options = {**DEFAULTS, "target": 50_000}
+    event = rules.event_from_dict({**recorded, "options": options})
+    assert rules.event_to_dict(event) == {**recorded, "options": options}
 
 
 def test_without_declarations_nothing_is_offered_or_counted() -> None:
