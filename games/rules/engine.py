@@ -25,11 +25,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     Raises `RuleError` (with a stable `code`) when the command breaks a rule.
     """
     if isinstance(command, PlayerAction):
-        seat, action, next_seed = command
-        if type(action) is Play and state.turn == seat >= 0 and state.phase == PLAYING:
-            card, belote = action
-            return decide_play(state, seat, card, belote, next_seed)
-        return _decide_action(state, seat, action, next_seed)
+        return _decide_action(state, command.seat, command.action, command.next_hand_seed)
     if state.phase != WAITING:
         raise RuleError("game_already_started", "the game has already started")
     dealer = first_dealer(command.game_seed)

@@ -6,7 +6,7 @@ simulations call it too.
 
 from __future__ import annotations
 
-from games.rules.belote import BELOTE_PAIRS, belote_call, belote_team
+from games.rules.belote import belote_call, belote_team
 from games.rules.cards import (
     CARD_NAMES,
     LAST_TRICK_BONUS,
@@ -28,16 +28,6 @@ from games.rules.events import (
 )
 from games.rules.scoring import score_hand
 from games.rules.state import GameState
-
-#: builds an event from a tuple of its fields without the keyword-argument machinery
-_new_event = tuple.__new__
-
-#: _SILENT_PLAYS[seat][card]: the card_played of a card announcing no belote (all but
-#: two cards a hand), built once: an event is immutable, and building one costs a
-#: quarter of deciding a card
-_SILENT_PLAYS = tuple(
-    tuple(CardPlayed(seat, card, None) for card in range(32)) for seat in range(4)
-)
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
@@ -132,10 +122,7 @@ def decide_play(
         if not hand >> card & 1:
             raise RuleError("card_not_in_hand", f"{CARD_NAMES[card]} is not in your hand")
         raise _refusal(hand, trick, trump, card)
-    call = None
-    if belote is not None or BELOTE_PAIRS[trump] >> card & 1:
-        call = belote_call(state, seat, card, belote)
-    played = _SILENT_PLAYS[seat][card] if call is None else CardPlayed(seat, card, call)
+    played = CardPlayed(seat, card, belote_call(state, seat, card, belote))
     if len(trick) < 3:
         return (played,)
     trick = (*trick, card)
@@ -147,7 +134,7 @@ def decide_play(
     if number == 8:
         points += LAST_TRICK_BONUS
     leader = state.trick_leader
-    won = _new_event(TrickWon, (number, leader, (leader + index) & 3, trick, points))
+    won = TrickWon(number, leader, (leader + index) & 3, trick, points)
     if number == 1:
         if any(state.declared):
             count = count_declarations(state.declared, trump)
