@@ -10,10 +10,11 @@ from games.rules.bidding import decide_bid, legal_bids
 from games.rules.cards import ids_of
 from games.rules.commands import Action, Command, Declare, Play, PlayerAction
 from games.rules.dealing import deal
+from games.rules.declarations import Declaration, best_sets
 from games.rules.errors import RuleError
 from games.rules.events import Declared, Event, GameStarted
-from games.rules.folds import FOLDS, apply
-from games.rules.play import decide_play, legal_mask
+from games.rules.folds import apply
+from games.rules.play import decide_play
 from games.rules.shuffle import first_dealer
 from games.rules.state import BIDDING_1, BIDDING_2, FINISHED, PLAYING, WAITING, GameState
 from games.rules.wire import action_to_dict
@@ -62,7 +63,7 @@ def _decide_declare(state: GameState, seat: int, action: Declare) -> Declared:
     if state.declared[seat]:
         raise RuleError("invalid_declaration", "you have already declared")
     announced = tuple(sorted(action.declarations, key=lambda d: d.cards))
-    if announced not in state.offers[seat]:
+    if announced not in declaration_offers(state, seat):
         raise RuleError(
             "invalid_declaration",
             "announce one of the best sets of declarations your hand holds",
@@ -70,12 +71,17 @@ def _decide_declare(state: GameState, seat: int, action: Declare) -> Declared:
     return Declared(seat, announced)
 
 
+def declaration_offers(state: GameState, seat: int) -> tuple[tuple[Declaration, ...], ...]:
+    """The sets of declarations `seat` may announce with its first card: the best
+    its 8-card hand holds (none at a table that plays no declarations)."""
+    return best_sets(state.hands[seat]) if state.options.declarations else ()
+
+
 def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
     """Fold `apply` over events, from `state` (a snapshot) or the empty game."""
     current = GameState() if state is None else state
-    folds = FOLDS
     for event in events:
-        current = folds[type(event)](current, event)
+        current = apply(current, event)
     return current
 
 
@@ -93,13 +99,13 @@ def legal_moves(state: GameState, seat: int) -> list[Action]:
 
 def _declarations_open(state: GameState, seat: int) -> list[Declare]:
     if state.hands[seat].bit_count() == 8 and not state.declared[seat]:
-        return [Declare(offer) for offer in state.offers[seat]]
+        return [Declare(offer) for offer in declaration_offers(state, seat)]
     return []
 
 
 def _plays(state: GameState, seat: int) -> list[Play]:
     moves: list[Play] = []
-    for card in ids_of(legal_mask(state, seat)):
+    for card in ids_of(state.legal):
         if not state.options.auto_belote and is_first_of_pair(state, seat, card):
             moves.extend((Play(card, True), Play(card, False)))
         else:

@@ -1,15 +1,17 @@
-"""The frozen game state that `apply` folds events into."""
+"""The frozen game state that `apply` folds events into, and the facts derived from it."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from functools import cached_property
 
 from games.rules.declarations import Declaration, SeatDeclaration
 from games.rules.events import HandScored, TrickWon
 from games.rules.options import Options
+from games.rules.tricks import legal_cards_mask
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 
 WAITING = "waiting"
 BIDDING_1 = "bidding_1"
@@ -21,14 +23,16 @@ FINISHED = "finished"
 NO_SEAT = -1
 
 
-class GameState(NamedTuple):
+@dataclass(frozen=True)
+class GameState:
     """Everything the rules know about a game. Cards are ids, hands masks.
 
-    A tuple: immutable, hashable, cheap to copy and to pickle. Fields of the
-    current hand are reset by each `hand_dealt`.
+    Frozen: `apply` returns a new state. The fields from `hand_seed` on belong to
+    the current hand and start afresh with each `hand_dealt`; what can be worked out
+    from them (the cards the seat to play may play) is a cached property, not a field.
     """
 
-    options: Options = Options()
+    options: Options = Options()  # noqa: RUF009 (frozen, so one shared default is safe)
     phase: str = WAITING
     game_seed: str = ""
     first_dealer: int = NO_SEAT
@@ -38,7 +42,7 @@ class GameState(NamedTuple):
     waiting_points: int = 0
     results: tuple[HandScored, ...] = ()
     winner: int = NO_SEAT
-    # the current hand, from `hand_seed` to the end
+    # the current hand
     hand_seed: str = ""
     seed_commitment: str = ""
     turned_card: int = -1
@@ -46,44 +50,31 @@ class GameState(NamedTuple):
     bids: tuple[tuple[int, int, str], ...] = ()
     taker: int = NO_SEAT
     trump: int = -1
+    #: the seat dealt the K and Q of trump (a fact of the deal: cards played later hide it)
     belote_holder: int = NO_SEAT
     belote_calls: tuple[tuple[int, str], ...] = ()
-    offers: tuple[tuple[tuple[Declaration, ...], ...], ...] = ((), (), (), ())
     declared: tuple[tuple[Declaration, ...], ...] = ((), (), (), ())
     shown: tuple[SeatDeclaration, ...] | None = None
     shown_team: int | None = None
-    # what a trick changes, last, so that the folds of the play rebuild the state from
-    # one slice of it: trick_won the last ten fields, card_played the last six
     trick_leader: int = NO_SEAT
     tricks: tuple[TrickWon, ...] = ()
     trick_points: tuple[int, int] = (0, 0)
     tricks_won: tuple[int, int] = (0, 0)
     hands: tuple[int, int, int, int] = (0, 0, 0, 0)
     trick: tuple[int, ...] = ()
-    #: index in `trick` and id of the card winning it so far (-1 on an empty trick)
-    win_index: int = -1
-    win_card: int = -1
     turn: int = NO_SEAT
-    #: the cards the seat to play may play now (a mask; 0 when no card is due): derived
-    #: by the folds from the fields above, so that legal_actions and decide only read it
-    legal: int = 0
 
-
-FIELD = {name: index for index, name in enumerate(GameState._fields)}
-_new_tuple = tuple.__new__
-
-
-def rebuild(values: list[Any]) -> GameState:
-    """A GameState from a full list of field values (the folds' cheap replace)."""
-    return _new_tuple(GameState, values)
-
-
-def evolve(state: GameState, **changes: Any) -> GameState:
-    """`state` with some fields changed (as `_replace`, at half its cost)."""
-    values = list(state)
-    for name, value in changes.items():
-        values[FIELD[name]] = value
-    return _new_tuple(GameState, values)
+    @cached_property
+    def legal(self) -> int:
+        """The cards the seat to play may play now, as a mask (0 when no card is due)."""
+        if self.phase != PLAYING or self.turn == NO_SEAT or len(self.trick) == 4:
+            return 0
+        return legal_cards_mask(
+            self.hands[self.turn],
+            self.trick,
+            self.trump,
+            self.options.overtrump_partner_on_trump_lead,
+        )
 
 
 def new_game() -> GameState:
