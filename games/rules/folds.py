@@ -25,6 +25,7 @@ from games.rules.state import (
     BIDDING_1,
     BIDDING_2,
     FINISHED,
+    GAME_FIELDS,
     HAND_OVER,
     NO_SEAT,
     PLAYING,
@@ -55,15 +56,9 @@ def _game_started(event: GameStarted, state: GameState) -> GameState:
 
 @_folded.register
 def _hand_dealt(event: HandDealt, state: GameState) -> GameState:
-    # the game's fields carry over; every field of the hand starts from its default
-    return GameState(
-        options=state.options,
-        game_seed=state.game_seed,
-        first_dealer=state.first_dealer,
-        scores=state.scores,
-        waiting_points=state.waiting_points,
-        results=state.results,
-        winner=state.winner,
+    kept = {name: getattr(state, name) for name in GAME_FIELDS}
+    return GameState(  # every field of the hand not named here starts from its default
+        **kept,
         phase=BIDDING_1,
         dealer=event.dealer,
         hand_number=event.hand,

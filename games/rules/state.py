@@ -77,6 +77,19 @@ class GameState:
         )
 
 
+#: the fields of the game as a whole, which a new deal keeps (`phase`, `dealer` and
+#: `hand_number` it sets); every other field belongs to the hand and starts afresh
+GAME_FIELDS = (
+    "options",
+    "game_seed",
+    "first_dealer",
+    "scores",
+    "waiting_points",
+    "results",
+    "winner",
+)
+
+
 def new_game() -> GameState:
     """The empty state before `game_started`."""
     return GameState()

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games import rules
+from games.rules.state import GAME_FIELDS
 from games.rules.tricks import legal_cards_mask
 
 GAME_LIMIT = 5000  # commands: far above any real game, so a loop is caught
@@ -253,16 +254,6 @@ def test_the_state_knows_the_legal_cards_of_the_seat_to_play(game: Game) -> None
         state = rules.apply(state, event)
 
 
-#: what a new deal leaves as it was: the game's fields, not the hand's
-GAME_FIELDS = {
-    "options",
-    "game_seed",
-    "first_dealer",
-    "scores",
-    "waiting_points",
-    "results",
-    "winner",
-}
 #: what the deal itself sets
 DEALT_FIELDS = {
     "phase",
