@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import singledispatch
 
 from games.rules.belote import belote_holder
@@ -45,8 +44,7 @@ def _folded(event: Event, state: GameState) -> GameState:
 
 @_folded.register
 def _game_started(event: GameStarted, state: GameState) -> GameState:
-    return replace(
-        state,
+    return state._replace(
         options=event.options,
         game_seed=event.game_seed,
         first_dealer=event.first_dealer,
@@ -76,8 +74,7 @@ def _bid(event: Bid, state: GameState) -> GameState:
     phase = state.phase
     if event.bid == "pass" and event.seat == state.dealer:
         phase = BIDDING_2  # the dealer's pass ends round 1 (round 2 ends in a throw-in)
-    return replace(
-        state,
+    return state._replace(
         bids=(*state.bids, (event.seat, event.round, event.bid)),
         turn=(event.seat + 1) % 4,
         phase=phase,
@@ -86,12 +83,12 @@ def _bid(event: Bid, state: GameState) -> GameState:
 
 @_folded.register
 def _hand_thrown_in(event: HandThrownIn, state: GameState) -> GameState:
-    return replace(state, phase=HAND_OVER, turn=NO_SEAT)
+    return state._replace(phase=HAND_OVER, turn=NO_SEAT)
 
 
 @_folded.register
 def _trump_set(event: TrumpSet, state: GameState) -> GameState:
-    return replace(state, taker=event.taker, trump=event.trump, turn=NO_SEAT)
+    return state._replace(taker=event.taker, trump=event.trump, turn=NO_SEAT)
 
 
 @_folded.register
@@ -100,8 +97,7 @@ def _rest_dealt(event: RestDealt, state: GameState) -> GameState:
     full[state.taker] |= 1 << state.turned_card  # the taker's third card
     hands = (full[0], full[1], full[2], full[3])
     leader = (state.dealer + 1) % 4
-    return replace(
-        state,
+    return state._replace(
         phase=PLAYING,
         hands=hands,
         stock=(),
@@ -115,7 +111,7 @@ def _rest_dealt(event: RestDealt, state: GameState) -> GameState:
 def _declared(event: Declared, state: GameState) -> GameState:
     declared = list(state.declared)
     declared[event.seat] = event.declarations
-    return replace(state, declared=tuple(declared))
+    return state._replace(declared=tuple(declared))
 
 
 @_folded.register
@@ -125,8 +121,7 @@ def _card_played(event: CardPlayed, state: GameState) -> GameState:
     calls = state.belote_calls
     if event.belote is not None:
         calls = (*calls, (event.seat, event.belote))
-    return replace(
-        state,
+    return state._replace(
         hands=(hands[0], hands[1], hands[2], hands[3]),
         trick=(*state.trick, event.card),
         turn=(event.seat + 1) % 4,
@@ -141,8 +136,7 @@ def _added(pair: tuple[int, int], team: int, amount: int) -> tuple[int, int]:
 @_folded.register
 def _trick_won(event: TrickWon, state: GameState) -> GameState:
     team = event.winner % 2
-    return replace(
-        state,
+    return state._replace(
         trick_leader=event.winner,
         tricks=(*state.tricks, event),
         trick_points=_added(state.trick_points, team, event.points),
@@ -154,13 +148,12 @@ def _trick_won(event: TrickWon, state: GameState) -> GameState:
 
 @_folded.register
 def _declarations_shown(event: DeclarationsShown, state: GameState) -> GameState:
-    return replace(state, shown=event.declarations, shown_team=event.team)
+    return state._replace(shown=event.declarations, shown_team=event.team)
 
 
 @_folded.register
 def _hand_scored(event: HandScored, state: GameState) -> GameState:
-    return replace(
-        state,
+    return state._replace(
         phase=HAND_OVER,
         turn=NO_SEAT,
         scores=event.game_scores,
@@ -171,4 +164,4 @@ def _hand_scored(event: HandScored, state: GameState) -> GameState:
 
 @_folded.register
 def _game_finished(event: GameFinished, state: GameState) -> GameState:
-    return replace(state, phase=FINISHED, turn=NO_SEAT, winner=event.winner)
+    return state._replace(phase=FINISHED, turn=NO_SEAT, winner=event.winner)

@@ -6,7 +6,6 @@ Used by tests, the conformance vectors, bots (determinization) and audits.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from games.rules.cards import (
     ALL_CARDS,
@@ -47,7 +46,7 @@ def dealt_position(
         raise ValueError("the deck must hold the 32 cards once each")
     first = (dealer - (hand_number - 1)) % 4
     state = apply(GameState(), GameStarted(options, first, ""))
-    state = replace(state, scores=(scores[0], scores[1]), waiting_points=waiting_points)
+    state = state._replace(scores=(scores[0], scores[1]), waiting_points=waiting_points)
     cards, turned_card, stock = deal_first_cards(ids, dealer)
     return apply(state, HandDealt(hand_number, dealer, "", cards, turned_card, stock, ""))
 

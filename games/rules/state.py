@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from typing import NamedTuple
 
 from games.rules.declarations import Declaration, SeatDeclaration
 from games.rules.events import HandScored, TrickWon
@@ -23,16 +22,16 @@ FINISHED = "finished"
 NO_SEAT = -1
 
 
-@dataclass(frozen=True)
-class GameState:
+class GameState(NamedTuple):
     """Everything the rules know about a game. Cards are ids, hands masks.
 
-    Frozen: `apply` returns a new state. The fields from `hand_seed` on belong to
-    the current hand and start afresh with each `hand_dealt`; what can be worked out
-    from them (the cards the seat to play may play) is a cached property, not a field.
+    Immutable (a NamedTuple: hashable, pickles; `apply` returns a new one through
+    `_replace`, by field name). The fields not in `GAME_FIELDS` belong to the current
+    hand and start afresh with each `hand_dealt`; what can be worked out from them
+    (the cards the seat to play may play) is a property, not a field.
     """
 
-    options: Options = Options()  # noqa: RUF009 (frozen, so one shared default is safe)
+    options: Options = Options()
     phase: str = WAITING
     game_seed: str = ""
     first_dealer: int = NO_SEAT
@@ -64,7 +63,7 @@ class GameState:
     trick: tuple[int, ...] = ()
     turn: int = NO_SEAT
 
-    @cached_property
+    @property
     def legal(self) -> int:
         """The cards the seat to play may play now, as a mask (0 when no card is due)."""
         if self.phase != PLAYING or self.turn == NO_SEAT or len(self.trick) == 4:

@@ -6,7 +6,7 @@ import hashlib
 import json
 import pickle
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -237,7 +237,7 @@ def test_redacted_events_carry_only_the_viewers_own_cards(game: Game) -> None:
 @SETTINGS
 @given(games)
 def test_the_state_knows_the_legal_cards_of_the_seat_to_play(game: Game) -> None:
-    # `legal` is a cached property that decide and legal_actions read: check it
+    # `legal` is a property that decide and legal_actions read: check it
     # against the one function that decides legality, at every state of the game.
     state = rules.replay(game.start_events)
     for event in (e for step in game.steps for e in step.events):
@@ -276,7 +276,7 @@ def test_a_new_deal_keeps_the_game_and_starts_every_other_field_afresh(game: Gam
     for event in (*game.start_events, *(e for step in game.steps for e in step.events)):
         after = rules.apply(state, event)
         if rules.event_to_dict(event)["type"] == "hand_dealt":
-            for name in (f.name for f in fields(rules.GameState)):
+            for name in rules.GameState._fields:
                 if name in GAME_FIELDS:
                     assert getattr(after, name) == getattr(state, name), name
                 elif name not in DEALT_FIELDS:
