@@ -9,7 +9,7 @@ hands themselves, so the same code plays a cheap double-dummy game.
 from __future__ import annotations
 
 from games.bots.tables import ABOVE, BEATS, CHEAP, POINTS, STRENGTH, SUIT_MASKS, highest, lowest
-from games.rules.play import winning
+from games.rules.tricks import winning
 
 _KEEP_MASTER = 12  # a master plain card is worth keeping about this much
 PULL_WITH_LOW_TRUMPS_FROM = 3  # the taker without the master trump leads low from this many

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.bots.cardplay import play_card
 from games.rules.cards import LAST_TRICK_BONUS, POINTS
-from games.rules.play import legal_cards_mask, winning
+from games.rules.tricks import legal_cards_mask, winning
 
 
 def close_trick(trick: tuple[int, ...], leader: int, trump: int, *, last: bool) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from games.bots.playout import Table, close_trick
 from games.bots.tables import STRENGTH
-from games.rules.play import legal_cards_mask
+from games.rules.tricks import legal_cards_mask
 
 #: final margin for the searching team from (points, tricks) of both teams (an Objective)
 Leaf = Callable[[list[int], list[int]], int]

@@ -19,12 +19,12 @@ from games.rules.errors import ERROR_CODES, InvalidOptions, RuleError
 from games.rules.events import Event
 from games.rules.folds import apply
 from games.rules.options import TARGET_MAX, TARGET_MIN, Options
-from games.rules.play import legal_cards_mask, winning
 from games.rules.positions import dealt_position, playing_position
 from games.rules.scoring import MAX_HANDS
 from games.rules.shuffle import first_dealer, seed_commitment, shuffled_deck
 from games.rules.state import ENGINE_VERSION, GameState, new_game
 from games.rules.summary import Summary, summary
+from games.rules.tricks import legal_cards_mask, winning
 from games.rules.view import redact, view
 from games.rules.wire import event_from_dict, event_to_dict
 

@@ -19,21 +19,14 @@ PLAIN_RANKS_HIGH_FIRST = "ATKQJ987"
 TRUMP_POINTS_BY_RANK = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
 PLAIN_POINTS_BY_RANK = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
-NO_CARD = -1
-NO_SUIT = -1
 ALL_CARDS = (1 << 32) - 1
 LAST_TRICK_BONUS = 10
 CARD_POINTS_TOTAL = 162
 
 
-def _card_id(rank: str, suit: str) -> int:
-    return 4 * ASCII_RANKS.index(rank) + SUITS.index(suit)
-
-
 CARD_NAMES: tuple[str, ...] = tuple(r + s for r in ASCII_RANKS for s in SUITS)
 CARD_IDS: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 RANK_OF: tuple[str, ...] = tuple(name[0] for name in CARD_NAMES)
-SUIT_OF: tuple[int, ...] = tuple(i & 3 for i in range(32))
 SUIT_MASKS: tuple[int, ...] = tuple(
     sum(1 << c for c in range(32) if c & 3 == suit) for suit in range(4)
 )
@@ -76,11 +69,6 @@ def _win_key(card: int, trump: int, led: int) -> int:
 WIN_KEYS: tuple[tuple[int, ...], ...] = tuple(
     tuple(_win_key(c, trump, led) for c in range(32)) for trump in range(4) for led in range(4)
 )
-
-
-def card_id(name: str) -> int:
-    """The id of a wire card (`"JH"`); raises KeyError for anything else."""
-    return CARD_IDS[name]
 
 
 def suit_id(letter: str) -> int:

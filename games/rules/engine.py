@@ -7,26 +7,17 @@ from typing import Any
 
 from games.rules.belote import is_first_of_pair
 from games.rules.bidding import decide_bid, legal_bids
-from games.rules.cards import NAMES_BY_BYTE, ids_of
+from games.rules.cards import ids_of
 from games.rules.commands import Action, Command, Declare, Play, PlayerAction
 from games.rules.dealing import deal
+from games.rules.declarations import Declaration, best_sets
 from games.rules.errors import RuleError
 from games.rules.events import Declared, Event, GameStarted
-from games.rules.folds import FOLDS, apply
-from games.rules.play import decide_play, legal_mask
+from games.rules.folds import apply
+from games.rules.play import decide_play
 from games.rules.shuffle import first_dealer
 from games.rules.state import BIDDING_1, BIDDING_2, FINISHED, PLAYING, WAITING, GameState
 from games.rules.wire import action_to_dict
-
-PLAYS = tuple(Play(card) for card in range(32))
-_BELOTE_CHOICES = tuple((Play(card, True), Play(card, False)) for card in range(32))
-#: _PLAYS_BY_BYTE[k][b]: `{"type": "play", "card": name}` for each card of the mask
-#: `b << 8 * k`; never handed out, only copied (dict.copy beats building a dict)
-_PLAYS_BY_BYTE: tuple[tuple[tuple[dict[str, Any], ...], ...], ...] = tuple(
-    tuple(tuple({"type": "play", "card": name} for name in names) for names in by_byte)
-    for by_byte in NAMES_BY_BYTE
-)
-_copy = dict.copy
 
 
 def decide(state: GameState, command: Command) -> tuple[Event, ...]:
@@ -35,11 +26,7 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     Raises `RuleError` (with a stable `code`) when the command breaks a rule.
     """
     if isinstance(command, PlayerAction):
-        seat, action, next_seed = command
-        if type(action) is Play and state.turn == seat >= 0 and state.phase == PLAYING:
-            card, belote = action
-            return decide_play(state, seat, card, belote, next_seed)
-        return _decide_action(state, seat, action, next_seed)
+        return _decide_action(state, command.seat, command.action, command.next_hand_seed)
     if state.phase != WAITING:
         raise RuleError("game_already_started", "the game has already started")
     dealer = first_dealer(command.game_seed)
@@ -76,7 +63,7 @@ def _decide_declare(state: GameState, seat: int, action: Declare) -> Declared:
     if state.declared[seat]:
         raise RuleError("invalid_declaration", "you have already declared")
     announced = tuple(sorted(action.declarations, key=lambda d: d.cards))
-    if announced not in state.offers[seat]:
+    if announced not in declaration_offers(state, seat):
         raise RuleError(
             "invalid_declaration",
             "announce one of the best sets of declarations your hand holds",
@@ -84,12 +71,17 @@ def _decide_declare(state: GameState, seat: int, action: Declare) -> Declared:
     return Declared(seat, announced)
 
 
+def declaration_offers(state: GameState, seat: int) -> tuple[tuple[Declaration, ...], ...]:
+    """The sets of declarations `seat` may announce with its first card: the best
+    its 8-card hand holds (none at a table that plays no declarations)."""
+    return best_sets(state.hands[seat]) if state.options.declarations else ()
+
+
 def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
     """Fold `apply` over events, from `state` (a snapshot) or the empty game."""
     current = GameState() if state is None else state
-    folds = FOLDS
     for event in events:
-        current = folds[type(event)](current, event)
+        current = apply(current, event)
     return current
 
 
@@ -107,45 +99,24 @@ def legal_moves(state: GameState, seat: int) -> list[Action]:
 
 def _declarations_open(state: GameState, seat: int) -> list[Declare]:
     if state.hands[seat].bit_count() == 8 and not state.declared[seat]:
-        return [Declare(offer) for offer in state.offers[seat]]
+        return [Declare(offer) for offer in declaration_offers(state, seat)]
     return []
 
 
 def _plays(state: GameState, seat: int) -> list[Play]:
-    mask = legal_mask(state, seat)
-    if state.options.auto_belote:
-        return [PLAYS[card] for card in ids_of(mask)]
     moves: list[Play] = []
-    for card in ids_of(mask):
-        if is_first_of_pair(state, seat, card):
-            moves.extend(_BELOTE_CHOICES[card])
+    for card in ids_of(state.legal):
+        if not state.options.auto_belote and is_first_of_pair(state, seat, card):
+            moves.extend((Play(card, True), Play(card, False)))
         else:
-            moves.append(PLAYS[card])
+            moves.append(Play(card))
     return moves
-
-
-#: the wire plays of each byte of a mask (see _PLAYS_BY_BYTE), one name per byte
-_PLAYS_0, _PLAYS_1, _PLAYS_2, _PLAYS_3 = _PLAYS_BY_BYTE
 
 
 def legal_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
     """Every action `seat` may take now, as JSON-ready dicts that `parse_action`
     accepts; empty when it is not the seat's turn or the game is over."""
-    if state.turn != seat or state.phase != PLAYING or not state.options.auto_belote:
-        return [action_to_dict(move) for move in legal_moves(state, seat)]
-    # the hot path of every client and bot: plain plays straight from the mask
-    mask = state.legal
-    plays: list[dict[str, Any]] = []  # a loop: cheaper than map or a comprehension here
-    for template in (
-        _PLAYS_0[mask & 255]
-        + _PLAYS_1[mask >> 8 & 255]
-        + _PLAYS_2[mask >> 16 & 255]
-        + _PLAYS_3[mask >> 24]
-    ):
-        plays.append(_copy(template))  # fresh dicts: callers may change them
-    if state.offers[seat] and state.hands[seat].bit_count() == 8 and not state.declared[seat]:
-        return [*(action_to_dict(d) for d in _declarations_open(state, seat)), *plays]
-    return plays
+    return [action_to_dict(move) for move in legal_moves(state, seat)]
 
 
 __all__ = ["apply", "decide", "legal_actions", "legal_moves", "replay"]

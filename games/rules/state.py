@@ -1,15 +1,16 @@
-"""The frozen game state that `apply` folds events into."""
+"""The frozen game state that `apply` folds events into, and the facts derived from it."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from games.rules.declarations import Declaration, SeatDeclaration
 from games.rules.events import HandScored, TrickWon
 from games.rules.options import Options
+from games.rules.tricks import legal_cards_mask
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 
 WAITING = "waiting"
 BIDDING_1 = "bidding_1"
@@ -24,8 +25,10 @@ NO_SEAT = -1
 class GameState(NamedTuple):
     """Everything the rules know about a game. Cards are ids, hands masks.
 
-    A tuple: immutable, hashable, cheap to copy and to pickle. Fields of the
-    current hand are reset by each `hand_dealt`.
+    Immutable (a NamedTuple: hashable, pickles; `apply` returns a new one through
+    `_replace`, by field name). The fields not in `GAME_FIELDS` belong to the current
+    hand and start afresh with each `hand_dealt`; what can be worked out from them
+    (the cards the seat to play may play) is a property, not a field.
     """
 
     options: Options = Options()
@@ -38,7 +41,7 @@ class GameState(NamedTuple):
     waiting_points: int = 0
     results: tuple[HandScored, ...] = ()
     winner: int = NO_SEAT
-    # the current hand, from `hand_seed` to the end
+    # the current hand
     hand_seed: str = ""
     seed_commitment: str = ""
     turned_card: int = -1
@@ -46,44 +49,44 @@ class GameState(NamedTuple):
     bids: tuple[tuple[int, int, str], ...] = ()
     taker: int = NO_SEAT
     trump: int = -1
+    #: the seat dealt the K and Q of trump (a fact of the deal: cards played later hide it)
     belote_holder: int = NO_SEAT
     belote_calls: tuple[tuple[int, str], ...] = ()
-    offers: tuple[tuple[tuple[Declaration, ...], ...], ...] = ((), (), (), ())
     declared: tuple[tuple[Declaration, ...], ...] = ((), (), (), ())
     shown: tuple[SeatDeclaration, ...] | None = None
     shown_team: int | None = None
-    # what a trick changes, last, so that the folds of the play rebuild the state from
-    # one slice of it: trick_won the last ten fields, card_played the last six
     trick_leader: int = NO_SEAT
     tricks: tuple[TrickWon, ...] = ()
     trick_points: tuple[int, int] = (0, 0)
     tricks_won: tuple[int, int] = (0, 0)
     hands: tuple[int, int, int, int] = (0, 0, 0, 0)
     trick: tuple[int, ...] = ()
-    #: index in `trick` and id of the card winning it so far (-1 on an empty trick)
-    win_index: int = -1
-    win_card: int = -1
     turn: int = NO_SEAT
-    #: the cards the seat to play may play now (a mask; 0 when no card is due): derived
-    #: by the folds from the fields above, so that legal_actions and decide only read it
-    legal: int = 0
+
+    @property
+    def legal(self) -> int:
+        """The cards the seat to play may play now, as a mask (0 when no card is due)."""
+        if self.phase != PLAYING or self.turn == NO_SEAT or len(self.trick) == 4:
+            return 0
+        return legal_cards_mask(
+            self.hands[self.turn],
+            self.trick,
+            self.trump,
+            self.options.overtrump_partner_on_trump_lead,
+        )
 
 
-FIELD = {name: index for index, name in enumerate(GameState._fields)}
-_new_tuple = tuple.__new__
-
-
-def rebuild(values: list[Any]) -> GameState:
-    """A GameState from a full list of field values (the folds' cheap replace)."""
-    return _new_tuple(GameState, values)
-
-
-def evolve(state: GameState, **changes: Any) -> GameState:
-    """`state` with some fields changed (as `_replace`, at half its cost)."""
-    values = list(state)
-    for name, value in changes.items():
-        values[FIELD[name]] = value
-    return _new_tuple(GameState, values)
+#: the fields of the game as a whole, which a new deal keeps (`phase`, `dealer` and
+#: `hand_number` it sets); every other field belongs to the hand and starts afresh
+GAME_FIELDS = (
+    "options",
+    "game_seed",
+    "first_dealer",
+    "scores",
+    "waiting_points",
+    "results",
+    "winner",
+)
 
 
 def new_game() -> GameState:

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games import rules
-from games.rules import folds
-from games.rules.play import legal_cards_mask
+from games.rules.state import GAME_FIELDS
+from games.rules.tricks import legal_cards_mask
 
 GAME_LIMIT = 5000  # commands: far above any real game, so a loop is caught
 SETTINGS = settings(
@@ -236,8 +236,8 @@ def test_redacted_events_carry_only_the_viewers_own_cards(game: Game) -> None:
 
 @SETTINGS
 @given(games)
-def test_the_folds_keep_the_legal_cards_of_the_seat_to_play(game: Game) -> None:
-    # `legal` is derived by the folds; decide and legal_actions trust it, so check it
+def test_the_state_knows_the_legal_cards_of_the_seat_to_play(game: Game) -> None:
+    # `legal` is a property that decide and legal_actions read: check it
     # against the one function that decides legality, at every state of the game.
     state = rules.replay(game.start_events)
     for event in (e for step in game.steps for e in step.events):
@@ -254,21 +254,31 @@ def test_the_folds_keep_the_legal_cards_of_the_seat_to_play(game: Game) -> None:
         state = rules.apply(state, event)
 
 
-def test_the_play_folds_rebuild_from_the_fields_they_do_not_change() -> None:
-    # card_played keeps every field before `hands`, trick_won every one before
-    # `trick_leader`; a field added after them would be silently reset by each card.
-    fields = rules.GameState._fields
-    assert fields.index("hands") == folds._BEFORE_HANDS
-    assert fields.index("trick_leader") == folds._BEFORE_TRICK_LEADER
-    assert fields[fields.index("trick_leader") :] == (
-        "trick_leader",
-        "tricks",
-        "trick_points",
-        "tricks_won",
-        "hands",
-        "trick",
-        "win_index",
-        "win_card",
-        "turn",
-        "legal",
-    )
+#: what the deal itself sets
+DEALT_FIELDS = {
+    "phase",
+    "dealer",
+    "hand_number",
+    "hand_seed",
+    "seed_commitment",
+    "hands",
+    "turned_card",
+    "stock",
+    "turn",
+}
+
+
+@SETTINGS
+@given(games)
+def test_a_new_deal_keeps_the_game_and_starts_every_other_field_afresh(game: Game) -> None:
+    fresh = rules.GameState()
+    state = rules.new_game()
+    for event in (*game.start_events, *(e for step in game.steps for e in step.events)):
+        after = rules.apply(state, event)
+        if rules.event_to_dict(event)["type"] == "hand_dealt":
+            for name in rules.GameState._fields:
+                if name in GAME_FIELDS:
+                    assert getattr(after, name) == getattr(state, name), name
+                elif name not in DEALT_FIELDS:
+                    assert getattr(after, name) == getattr(fresh, name), name
+        state = after
