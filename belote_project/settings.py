@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "belote_project.middleware.RequestSizeGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Sessions, CSRF, the session user and messages serve the admin's pages; on the API
-    # (bearer tokens, no cookie read) they cost ~0.1 ms a request (docs/deploy.md).
+    # (bearer tokens, no cookie read) they cost a few tenths of a ms (docs/deploy.md).
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
