@@ -23,5 +23,5 @@ RUN DEBUG=true python manage.py collectstatic --noinput \
 USER belote
 EXPOSE 8000
 CMD ["gunicorn", "belote_project.asgi:application", \
-     "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", \
+     "--worker-class", "belote_project.server.Worker", "--bind", "0.0.0.0:8000", \
      "--graceful-timeout", "35", "--access-logfile", "-"]

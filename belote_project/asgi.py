@@ -1,22 +1,29 @@
-"""The ASGI application production serves (docs/deploy.md): static files in front, the
-live feed's paths on a handler without a thread per parked client (games/feed/asgi.py),
-Django for the rest."""
+"""The ASGI application production serves (docs/deploy.md), built from stock parts.
+
+In order: the body limit (belote_project/request_size.py), before anything reads a
+body; the live feed's paths on Django's ASGI handler, where a parked client costs a
+coroutine (games/feed/asgi.py); every other path on Django's WSGI handler with static
+files in front (belote_project/wsgi.py), run by a2wsgi on its pool of threads: one
+thread hop per request and Django's middleware chain in sync mode.
+"""
 
 import gc
 import os
 
-import django
+from a2wsgi import WSGIMiddleware
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "belote_project.settings")
-django.setup(set_prefix=False)
 
-from belote_project.static_files import with_static_files_asgi  # noqa: E402
-from belote_project.sync_stack import SyncStackASGIHandler  # noqa: E402
-from games.feed.asgi import with_feed_handler  # noqa: E402
+from belote_project.request_size import AsgiApp, limit_request_body
+from belote_project.wsgi import application as wsgi_application
+from games.feed.asgi import with_feed_handler
 
-# The sync API in one thread hop per request (belote_project/sync_stack.py).
-django_application = SyncStackASGIHandler()
-application = with_static_files_asgi(with_feed_handler(django_application))
+# Sync requests served at once per process: as many as the database pool's
+# connections (DB_POOL_MAX_SIZE, 10), the most that could make progress together.
+SYNC_THREADS = 10
+
+sync_application: AsgiApp = WSGIMiddleware(wsgi_application, workers=SYNC_THREADS)  # type: ignore[arg-type,assignment]
+application = limit_request_body(with_feed_handler(sync_application))
 
 # What is loaded by now (Django, the apps, the URL conf) lives as long as the process:
 # move it out of the cyclic collector's reach. Otherwise each full collection walks it

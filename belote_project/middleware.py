@@ -1,5 +1,4 @@
-"""Request guards, the last line that keeps every error answer in problem+json, and
-Django's browser middlewares made to step aside on the API.
+"""Request guards and the last line that keeps every error answer in problem+json.
 
 All work in sync and async mode: under ASGI one sync-only middleware would make every
 async view (the live feed) hold a thread while it waits.
@@ -9,15 +8,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.conf import settings
-from django.contrib.auth import middleware as auth
-from django.contrib.messages import middleware as messages
-from django.contrib.sessions import middleware as sessions
 from django.http import HttpRequest, HttpResponseBase
-from django.middleware import csrf
-from django.utils.deprecation import MiddlewareMixin
 
 from belote_project.problems import problem_response
+from belote_project.request_size import content_length_problem
 
 # Headers an error answer must keep when its body is replaced.
 _KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate", "Vary")
@@ -71,68 +65,15 @@ class ProblemResponseMiddleware(_BeforeAfterMiddleware):
 
 
 class RequestSizeGuardMiddleware(_BeforeAfterMiddleware):
-    """Refuse bodies over MAX_REQUEST_BODY_BYTES and unreadable Content-Length up front.
+    """Refuse a Content-Length over MAX_REQUEST_BODY_BYTES, or unreadable, up front.
 
-    DRF's parsers read the stream directly, past Django's DATA_UPLOAD_MAX_MEMORY_SIZE,
-    so the limit is enforced here, before anything reads the body.
+    For Django served by WSGI (runserver, the test client), which reads the body only
+    when a view asks for it. Under ASGI the limit is enforced before Django, by
+    belote_project/request_size.py; this is the same check.
     """
 
     def before(self, request: HttpRequest) -> HttpResponseBase | None:
-        raw_length = request.META.get("CONTENT_LENGTH") or "0"
-        try:
-            length = int(raw_length)
-        except ValueError:
-            length = -1
-        if length < 0:
-            return problem_response(
-                request,
-                400,
-                code="malformed_request",
-                detail="The Content-Length header is not a non-negative integer.",
-            )
-        if length > settings.MAX_REQUEST_BODY_BYTES:
-            return problem_response(
-                request,
-                413,
-                code="request_too_large",
-                detail=f"The body may hold at most {settings.MAX_REQUEST_BODY_BYTES} bytes.",
-            )
-        return None
-
-
-# --- Django's browser middlewares, skipped on the API ---------------------------------
-API_PATH_PREFIX = "/api/"
-
-
-class _BrowserOnly(MiddlewareMixin):
-    """A Django middleware that steps aside on the API's paths.
-
-    Sessions, CSRF tokens, the session's user and flash messages serve the pages a
-    browser signs in to (the admin). The API authenticates each request by its bearer
-    token (DRF) and reads no cookie: there these middlewares only cost CPU (together
-    some 160,000 instructions a request, 6% of the trivial insert endpoint's). The
-    classes below keep Django's names and are subclasses of its own, so that the admin's
-    checks still find them. Only their request and response hooks step aside: Django
-    still calls CSRF's process_view, which lets DRF's csrf_exempt views through at once.
-    """
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if request.path_info.startswith(API_PATH_PREFIX):
-            return self.get_response(request)  # in async mode a coroutine, for the caller to await
-        return super().__call__(request)
-
-
-class SessionMiddleware(_BrowserOnly, sessions.SessionMiddleware):
-    pass
-
-
-class CsrfViewMiddleware(_BrowserOnly, csrf.CsrfViewMiddleware):
-    pass
-
-
-class AuthenticationMiddleware(_BrowserOnly, auth.AuthenticationMiddleware):
-    pass
-
-
-class MessageMiddleware(_BrowserOnly, messages.MessageMiddleware):
-    pass
+        problem = content_length_problem(request.META.get("CONTENT_LENGTH"))
+        if problem is None:
+            return None
+        return problem_response(request, problem.status, code=problem.code, detail=problem.detail)

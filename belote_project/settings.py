@@ -66,13 +66,13 @@ MIDDLEWARE = [
     "belote_project.middleware.ProblemResponseMiddleware",
     "belote_project.middleware.RequestSizeGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Session, Csrf, Authentication and Message below are Django's, skipped on /api/
-    # paths (bearer tokens, no cookies): only the admin's pages need them.
-    "belote_project.middleware.SessionMiddleware",
+    # Sessions, CSRF, the session user and messages serve the admin's pages; on the API
+    # (bearer tokens, no cookie read) they cost a few tenths of a ms (docs/deploy.md).
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "belote_project.middleware.CsrfViewMiddleware",
-    "belote_project.middleware.AuthenticationMiddleware",
-    "belote_project.middleware.MessageMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

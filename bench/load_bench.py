@@ -99,7 +99,7 @@ def server_command(port: int, workers: int) -> list[str]:
     """The production command of docs/deploy.md, on a loopback port."""
     return [
         sys.executable, "-m", "gunicorn", "belote_project.asgi:application",
-        "--worker-class", "uvicorn_worker.UvicornWorker",
+        "--worker-class", "belote_project.server.Worker",
         "--workers", str(workers),
         "--bind", f"127.0.0.1:{port}",
         "--graceful-timeout", "5",

@@ -1,25 +1,25 @@
-"""Serving the feed's waiting views without a thread per waiting client.
+"""Serving the feed's waiting views: Django's stock ASGI handler, one thread for all.
 
-Django's ASGI handler gives each request a thread of its own for its sync code (a
-per-request `ThreadSensitiveContext`): the thread is started when the request starts
-(the `request_started` signal already runs sync code) and kept until it ends. For a
-long-poll or an event stream that means one idle thread per parked client.
-
-`with_feed_handler` routes the feed's paths to a handler without that per-request
-context: their sync steps (authentication, the database reads) take turns on asgiref's
-process-wide thread, which they only need for milliseconds, and a parked client holds
-nothing but its coroutine. Every other path keeps Django's handler, whose sync views
-need threads of their own. Wire it in belote_project/asgi.py around the Django
-application.
+Django's ASGI handler enters a `ThreadSensitiveContext` for each request, so each
+request's thread-sensitive sync code (the `request_started` receivers, the sync hooks
+of the stock middlewares, closing the answer) runs on a thread of its own, started
+with the request and kept until it ends: a parked long-poll or stream would hold an
+idle thread. asgiref documents that only the outermost `ThreadSensitiveContext` sets
+the context, and that one given an executor sends the block's thread-sensitive calls
+to it. `with_feed_handler` enters one around each feed request, all with one shared
+single-thread executor: the feed's sync steps (authentication, the database reads,
+milliseconds each) take turns on that thread, and a parked client holds nothing but
+its coroutine. Every other path goes to `application` (belote_project/asgi.py).
 """
 
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from django.core.handlers.asgi import ASGIHandler
+from asgiref.sync import ThreadSensitiveContext
+from django.core.asgi import get_asgi_application
 
-# The shapes django-stubs gives ASGIHandler.
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[Mapping[str, Any]]]
 Send = Callable[[Mapping[str, Any]], Awaitable[None]]
@@ -29,24 +29,16 @@ AsgiApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 FEED_PATH = re.compile(r"/games/[0-9a-fA-F-]{32,36}/(?:events|stream)\Z")
 
 
-class SharedThreadASGIHandler(ASGIHandler):
-    """Django's ASGI handler minus the thread of its own for each request."""
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            raise ValueError(f"Django serves HTTP only, not {scope['type']}.")
-        # Outside any ThreadSensitiveContext, asgiref runs thread-sensitive sync code on
-        # one process-wide thread.
-        await self.handle(scope, receive, send)
-
-
 def with_feed_handler(application: AsgiApp) -> AsgiApp:
-    """`application`, except the feed's paths, served by a `SharedThreadASGIHandler`."""
-    feed = SharedThreadASGIHandler()
+    """`application`, except the feed's paths: Django's ASGI handler on one thread."""
+    feed: AsgiApp = get_asgi_application()
+    feed_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="feed")
 
     async def routed(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and FEED_PATH.search(scope["path"]):
-            await feed(scope, receive, send)
+            # A context with an executor is entered once: a new one per request.
+            async with ThreadSensitiveContext(executor=feed_thread):
+                await feed(scope, receive, send)
         else:
             await application(scope, receive, send)
 

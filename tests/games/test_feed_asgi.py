@@ -1,4 +1,5 @@
-"""The feed paths served without a thread per waiting client (games/feed/asgi.py)."""
+"""The feed paths on Django's ASGI handler without a thread per waiting client
+(games/feed/asgi.py)."""
 
 import asyncio
 import json
@@ -17,6 +18,7 @@ from accounts.tokens import token_digest
 from games.feed import waiting
 from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
 from games.feed.selectors import FeedViewer, feed_page
+from tests.asgi_scope import http_scope
 from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -26,20 +28,8 @@ PARKED = 30
 
 async def _get(app: AsgiApp, path: str, query: str, token: str) -> tuple[int, Any]:
     """One GET through the ASGI application, as a server would make it."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query.encode(),
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
+    headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
+    scope = http_scope("GET", path, headers, query)
     requested = False
     messages: list[Any] = []
 

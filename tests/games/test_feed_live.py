@@ -1,14 +1,10 @@
 """Long-poll and Server-Sent Events against a real server, started as in production.
 
-The server (docs/deploy.md's command, one worker) runs in a subprocess on a free
-loopback port and reads the test database;
-tests commit their data (transactional) so that it sees them, and an event appended
-here reaches the server's listener through PostgreSQL NOTIFY.
+The server (docs/deploy.md's command, one worker, tests/live_server.py) reads the
+test database; tests commit their data (transactional) so that it sees them, and an
+event appended here reaches the server's listener through PostgreSQL NOTIFY.
 """
 
-import os
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -16,11 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from django.db import connection
 
 from accounts.models import User
 from accounts.services import access_token_issue
-from bench.load_bench import ROOT, free_port, server_command, wait_until_serving
 from tests.games.feed_support import (
     Table,
     foreign_cards_seen,
@@ -30,6 +24,7 @@ from tests.games.feed_support import (
     secret_cards_by_seq,
     sse_events,
 )
+from tests.live_server import live_server
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -38,37 +33,10 @@ LONG_POLL_SECONDS = 20
 HTTP_TIMEOUT = 30.0
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    credentials = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{credentials}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 @pytest.fixture(scope="module")
 def base_url(django_db_setup: None) -> Iterator[str]:
-    if connection.vendor != "postgresql":
-        pytest.skip("the live feed tests need PostgreSQL")
-    port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "belote_project.settings",
-        "DATABASE_URL": _database_url(),
-    }
-    with tempfile.TemporaryFile() as log:
-        server = subprocess.Popen(
-            server_command(port, workers=1), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            try:
-                wait_until_serving(url, server)
-            except RuntimeError as error:
-                log.seek(0)
-                pytest.fail(f"{error}: {log.read().decode()}")
-            yield url
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with live_server() as url:
+        yield url
 
 
 @pytest.fixture
