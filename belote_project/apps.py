@@ -1,3 +1,5 @@
+"""The project package registered as an app (its diagnostics model and tasks)."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,5 @@
+"""The diagnostics tables: what the worker writes to prove it reaches the database."""
+
 from django.db import models
 
 

@@ -1,3 +1,5 @@
+"""The project's URLs: health, admin, the OpenAPI schema and docs, and the apps' APIs."""
+
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView

@@ -1,3 +1,5 @@
+"""The games app: tables, seats, event-sourced games, bots and the live feed."""
+
 from django.apps import AppConfig
 
 

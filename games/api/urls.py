@@ -1,3 +1,5 @@
+"""The game endpoints' URLs (the live feed's are in feed_urls.py)."""
+
 from django.urls import URLPattern, URLResolver, include, path
 
 from games.api.views import (
