@@ -228,7 +228,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": _renderers,
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["belote_project.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "belote_project.pagination.CursorPage",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_RATES": {
