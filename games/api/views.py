@@ -20,6 +20,12 @@ from belote_project.problems import PROBLEM_CONTENT_TYPE
 from belote_project.schema import ProblemSerializer, problem_responses
 from belote_project.throttling import ScopedRedisRateThrottle
 from games import event_store, selectors, services
+from games.api.conditions import (
+    MAX_VERSION,
+    InvalidIfMatchError,
+    if_match_version,
+    if_none_match_hits,
+)
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import (
     ACT_EXAMPLES,
@@ -57,13 +63,6 @@ def _view_headers(etag: str) -> dict[str, str]:
 def _view_response(game: Game, request: Request, status_code: int) -> Response:
     view, etag = selectors.game_view_for(game=game, user=_player(request))
     return Response(view, status=status_code, headers=_view_headers(etag))
-
-
-def _etag_matches(header: str | None, etag: str) -> bool:
-    if not header:
-        return False
-    candidates = {value.strip().removeprefix("W/") for value in header.split(",")}
-    return "*" in candidates or etag in candidates
 
 
 class _TableReadWithToken:
@@ -158,7 +157,7 @@ class GameDetailApi(_TableReadWithToken, APIView):
     def get(self, request: Request, game_id: UUID) -> Response:
         table = self.table_state()
         etag = selectors.view_etag(table.game, table.seats)
-        if _etag_matches(request.headers.get("If-None-Match"), etag):
+        if if_none_match_hits(request.headers.get("If-None-Match"), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_view_headers(etag))
         view, etag = selectors.game_view_for(
             game=table.game, user=_player(request), seats=table.seats, loaded=table.loaded
@@ -256,6 +255,7 @@ class GameActApi(_TableReadWithToken, APIView):
         action = ActionField(help_text="One entry of your view's `legal_actions`, as-is.")
         expected_version = serializers.IntegerField(
             min_value=0,
+            max_value=MAX_VERSION,
             required=False,
             help_text='The `version` you decided on (or send `If-Match: "<version>"`).',
         )
@@ -294,6 +294,12 @@ class GameActApi(_TableReadWithToken, APIView):
                         "Not allowed by the rules: `code` is the rule's (`not_your_turn`, "
                         "`must_follow_suit`, `invalid_action`, ...); or `idempotency_key_reused`."
                     ),
+                    400: (
+                        "Malformed JSON or invalid fields (see `errors`); `invalid_if_match`: "
+                        "If-Match is malformed, names several versions or disagrees with "
+                        "expected_version."
+                    ),
+                    412: "`precondition_failed`: If-Match names no version (weak, not digits).",
                     428: "`version_required`: neither expected_version nor If-Match was sent.",
                 }
             ),
@@ -322,9 +328,13 @@ class GameActApi(_TableReadWithToken, APIView):
 
 
 def _expected_version(request: Request, data: dict[str, Any]) -> int:
-    if data.get("expected_version") is not None:
-        return int(data["expected_version"])
-    header = (request.headers.get("If-Match") or "").strip().removeprefix("W/").strip('"')
-    if header.isdigit():
-        return int(header)
-    raise VersionRequiredError('Send expected_version in the body or If-Match: "<version>".')
+    header = request.headers.get("If-Match")
+    # Checked even when the body names the version: a malformed header is refused.
+    from_header = None if header is None else if_match_version(header)
+    from_body: int | None = data.get("expected_version")
+    if from_body is not None and from_header is not None and from_body != from_header:
+        raise InvalidIfMatchError("If-Match and expected_version name different versions.")
+    version = from_body if from_body is not None else from_header
+    if version is None:
+        raise VersionRequiredError('Send expected_version in the body or If-Match: "<version>".')
+    return version
