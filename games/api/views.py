@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from accounts.models import AccessToken, User
 from belote_project.pagination import CursorPage
 from belote_project.problems import PROBLEM_CONTENT_TYPE
+from belote_project.query import query_values
 from belote_project.schema import ProblemSerializer, problem_responses
 from belote_project.throttling import ScopedRedisRateThrottle
 from games import event_store, selectors, services
@@ -39,13 +40,18 @@ from games.api.serializers import (
 )
 from games.models import BotLevel, Game, GameStatus
 from games.services.errors import VersionRequiredError
+from games.services.tables import SEATS
 
 Serializer = serializers.Serializer[Any]
 
 
 def _seat_field(help_text: str) -> serializers.IntegerField:
     return serializers.IntegerField(
-        min_value=0, max_value=3, required=False, allow_null=True, help_text=help_text
+        min_value=SEATS.start,
+        max_value=SEATS.stop - 1,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
     )
 
 
@@ -92,6 +98,11 @@ class GameListCreateApi(APIView):
         open_seats = serializers.BooleanField(required=False, default=False)
         mine = serializers.BooleanField(required=False, default=False)
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+        # Read by CursorPage itself, which would quietly ignore a bad value.
+        cursor = serializers.CharField(required=False, help_text="A page's next/previous link.")
+        page_size = serializers.IntegerField(
+            required=False, min_value=1, max_value=CursorPage.max_page_size
+        )
 
     class InputSerializer(Serializer):
         options = OptionsField(required=False, default=dict)
@@ -108,9 +119,14 @@ class GameListCreateApi(APIView):
         responses={200: GameSummarySerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_values(request))
         filters.is_valid(raise_exception=True)
-        games = selectors.game_list(user=_player(request), **filters.validated_data)
+        games = selectors.game_list(
+            user=_player(request),
+            open_seats=filters.validated_data["open_seats"],
+            mine=filters.validated_data["mine"],
+            status=filters.validated_data.get("status"),
+        )
         page = CursorPage()
         rows = page.paginate_queryset(games, request, view=self) or []
         return page.get_paginated_response([selectors.game_summary(game) for game in rows])
@@ -197,12 +213,14 @@ class SeatLeaveApi(APIView):
         tags=["games"],
         operation_id="games_seats_leave",
         summary="Leave your seat, or remove a bot, before the game starts",
+        parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=list(SEATS))],
         request=None,
         responses={
             200: GameViewSerializer,
             **problem_responses(
                 {
                     403: "`not_seated` (someone else's seat) or `not_organiser`.",
+                    404: "No such game, or `seat` is not 0-3.",
                     409: "`seat_empty` or `game_already_started`.",
                 }
             ),
