@@ -62,7 +62,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost, so that every error answer, whoever produced it, leaves as problem+json.
+    # Outermost: the security headers every answer carries, whoever produced it.
+    "belote_project.middleware.ContentSecurityPolicyMiddleware",
+    # Next, so that every error answer, whoever produced it, leaves as problem+json.
     "belote_project.middleware.ProblemResponseMiddleware",
     "belote_project.middleware.RequestSizeGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",

@@ -8,6 +8,7 @@ thread under ASGI. Files come from STATIC_ROOT (``manage.py collectstatic``).
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
+from wsgiref.headers import Headers
 
 from asgiref.wsgi import WsgiToAsgi
 from django.conf import settings
@@ -25,12 +26,18 @@ def _not_found(environ: dict[str, Any], start_response: Callable[..., Any]) -> l
     return [json.dumps(body).encode()]
 
 
+def _no_sniffing(headers: Headers, path: str, url: str) -> None:
+    # Files answer outside Django's middlewares, which set this on everything else.
+    headers["X-Content-Type-Options"] = "nosniff"
+
+
 def with_static_files_wsgi(application: WsgiApp) -> WsgiApp:
     wrapped: WsgiApp = WhiteNoise(
         application,
         root=settings.STATIC_ROOT,
         prefix=settings.STATIC_URL,
         autorefresh=settings.DEBUG,
+        add_headers_function=_no_sniffing,
     )
     return wrapped
 
