@@ -9,7 +9,8 @@ entity-tag grammar and a length bound before any of it is used:
 - ``*``: 428 ``version_required`` (it names no version);
 - no strong tag holds a version (ASCII digits without leading zeros, at most
   ``MAX_VERSION``): 412 ``precondition_failed``, since no version of a game could match;
-- two different versions: 400 ``invalid_if_match`` (an action is decided on one).
+- two different versions, or another than the body's ``expected_version``: 400
+  ``invalid_if_match`` (an action is decided on one).
 """
 
 from __future__ import annotations
@@ -81,6 +82,21 @@ def if_match_version(header: str) -> int:
     if len(versions) > 1:
         raise InvalidIfMatchError("If-Match names several versions; an action is decided on one.")
     return versions.pop()
+
+
+def expected_version(*, body: int | None, if_match: str | None) -> int:
+    """The version an action was decided on: the body's ``expected_version`` or If-Match.
+
+    If-Match is checked even beside the body's version (a malformed header is refused),
+    and must then name the same version; with neither, 428 ``version_required``.
+    """
+    from_header = None if if_match is None else if_match_version(if_match)
+    if body is not None and from_header is not None and body != from_header:
+        raise InvalidIfMatchError("If-Match and expected_version name different versions.")
+    version = body if body is not None else from_header
+    if version is None:
+        raise VersionRequiredError('Send expected_version in the body or If-Match: "<version>".')
+    return version
 
 
 def if_none_match_hits(header: str | None, etag: str) -> bool:

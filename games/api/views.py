@@ -21,12 +21,7 @@ from belote_project.query import query_values
 from belote_project.schema import ProblemSerializer, problem_responses
 from belote_project.throttling import ScopedRedisRateThrottle
 from games import event_store, selectors, services
-from games.api.conditions import (
-    MAX_VERSION,
-    InvalidIfMatchError,
-    if_match_version,
-    if_none_match_hits,
-)
+from games.api.conditions import MAX_VERSION, expected_version, if_none_match_hits
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import (
     ACT_EXAMPLES,
@@ -39,7 +34,6 @@ from games.api.serializers import (
     OptionsField,
 )
 from games.models import BotLevel, Game, GameStatus
-from games.services.errors import VersionRequiredError
 from games.services.tables import SEATS
 
 Serializer = serializers.Serializer[Any]
@@ -331,7 +325,10 @@ class GameActApi(_TableReadWithToken, APIView):
             game_id=game_id,
             user=_player(request),
             action=data.validated_data["action"],
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=expected_version(
+                body=data.validated_data.get("expected_version"),
+                if_match=request.headers.get("If-Match"),
+            ),
             table=self.table_state(),
         )
         body = {
@@ -343,16 +340,3 @@ class GameActApi(_TableReadWithToken, APIView):
             status=status.HTTP_201_CREATED,
             headers=_view_headers(f'"{result.after.version}"'),
         )
-
-
-def _expected_version(request: Request, data: dict[str, Any]) -> int:
-    header = request.headers.get("If-Match")
-    # Checked even when the body names the version: a malformed header is refused.
-    from_header = None if header is None else if_match_version(header)
-    from_body: int | None = data.get("expected_version")
-    if from_body is not None and from_header is not None and from_body != from_header:
-        raise InvalidIfMatchError("If-Match and expected_version name different versions.")
-    version = from_body if from_body is not None else from_header
-    if version is None:
-        raise VersionRequiredError('Send expected_version in the body or If-Match: "<version>".')
-    return version
