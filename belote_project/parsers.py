@@ -25,29 +25,39 @@ from rest_framework.parsers import BaseParser
 #: Deepest nesting of arrays and objects a body may have; our requests need four.
 MAX_JSON_DEPTH = 32
 
-# Tokens of the depth scan: a whole string (escapes included, so brackets inside it do
-# not count), an opening or closing bracket, or a quote that opens a string never closed.
-# The string alternative is the unrolled form, linear in the length of the text.
-_DEPTH_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{]|[\]}]|"', re.DOTALL)
+# A whole string, escapes included, so that brackets inside strings do not count. The
+# unrolled form is linear in the length of the text.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+# Depth does not depend on the kind of bracket; json itself refuses "[}".
+_ONE_KIND = str.maketrans("{}", "[]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def json_depth_exceeds(text: str, limit: int) -> bool:
-    """Whether arrays and objects in `text` nest deeper than `limit` (strings skipped)."""
+def check_nesting(text: str, limit: int) -> None:
+    """ParseError unless the arrays and objects of `text` pair up and nest at most
+    `limit` deep (brackets inside strings do not count).
+
+    Strings and everything but brackets are dropped; each pass then removes the
+    innermost empty pairs, so what nests `d` deep is gone after `d` passes. A pair left
+    after `limit` passes nested deeper; brackets that stop pairing up are no JSON (and
+    json would recurse into ``"[" * 100_000`` before finding that out). A pass is one
+    str.replace, never a Python loop over the characters.
+    """
     if text.count("[") + text.count("{") <= limit:
-        return False  # the usual small body: no scan needed
-    depth = 0
-    for match in _DEPTH_TOKENS.finditer(text):
-        lexeme = match.group()
-        if lexeme in ("[", "{"):
-            depth += 1
-            if depth > limit:
-                return True
-        elif lexeme in ("]", "}"):
-            depth -= 1
-        elif lexeme == '"':
-            break  # the rest is inside an unterminated string: json will refuse it
-    return False
+        return  # the usual small body: json recurses at most `limit` deep
+    # After the strings, a quote left opens one never closed: the rest is inside it.
+    outside_strings = _STRING.sub("", text).partition('"')[0]
+    skeleton = _NOT_BRACKET.sub("", outside_strings).translate(_ONE_KIND)
+    for _ in range(limit):
+        reduced = skeleton.replace("[]", "")
+        if reduced == skeleton:
+            break
+        skeleton = reduced
+    if "[]" in skeleton:
+        raise ParseError(f"Arrays and objects may nest at most {limit} deep.", code="json_too_deep")
+    if skeleton:
+        raise ParseError("JSON parse error - brackets do not pair up.")
 
 
 def holds_lone_surrogate(value: Any) -> bool:
@@ -87,10 +97,7 @@ class StrictJSONParser(BaseParser):
             text = stream.read().decode("utf-8")
         except UnicodeDecodeError as error:
             raise ParseError(f"The body is not UTF-8: {error.reason}.") from error
-        if json_depth_exceeds(text, MAX_JSON_DEPTH):
-            raise ParseError(
-                f"Arrays and objects may nest at most {MAX_JSON_DEPTH} deep.", code="json_too_deep"
-            )
+        check_nesting(text, MAX_JSON_DEPTH)
         try:
             data = json.loads(text, parse_float=_finite_float, parse_constant=_no_constant)
         except ValueError as error:  # JSONDecodeError, or a number json cannot hold

@@ -4,9 +4,10 @@ Sent to the login and registration endpoints, which anyone may call without a to
 """
 
 import pytest
+from rest_framework.exceptions import ParseError
 
 from accounts.models import User
-from belote_project.parsers import MAX_JSON_DEPTH, json_depth_exceeds
+from belote_project.parsers import MAX_JSON_DEPTH, check_nesting
 from tests.api.test_errors import assert_problem, post_raw
 
 pytestmark = pytest.mark.django_db
@@ -47,17 +48,30 @@ def test_brackets_inside_strings_do_not_count_as_nesting(api_client):
 
 
 @pytest.mark.parametrize(
-    ("text", "deeper_than_two"),
+    ("text", "code"),
     [
-        ("[[[]]]", True),
-        ("[[]][[]]", False),
-        ('["[[[[", {"k": "]]]]"}]', False),
-        ('[["\\\\"], ["\\"[[["]]', False),
-        ('[[1]] "[[[[', False),  # an unterminated string: whatever follows it is inside
+        ("[[[]]]", "json_too_deep"),
+        ("[[[}}}", "json_too_deep"),  # depth, whatever the kind of bracket
+        ("[" * 100_000, "parse_error"),  # json would recurse before it finds no "]"
+        ("[[]][]}", "parse_error"),
+        ("[{[{}]}]", "json_too_deep"),  # every kind of bracket counts
+        ("[[]] [] {} [[]]", None),
+        ('["[[[[", {"k": "]]]]"}]', None),
+        ('[["\\\\"], ["\\"[[["]]', None),  # an escaped backslash, an escaped quote
+        ('[[1]] "[[[[', None),  # an unterminated string: whatever follows it is inside
     ],
 )
-def test_the_depth_scan_skips_strings_and_their_escapes(text, deeper_than_two):
-    assert json_depth_exceeds(text, 2) is deeper_than_two
+def test_the_nesting_check_skips_strings_and_their_escapes(text, code):
+    if code is None:
+        check_nesting(text, 2)
+    else:
+        with pytest.raises(ParseError) as refused:
+            check_nesting(text, 2)
+        assert refused.value.get_codes() == code
+
+
+def test_unbalanced_deep_brackets_are_400_before_json_recurses(api_client):
+    assert_problem(post_raw(api_client, TOKEN, b"[" * 100_000), 400, "parse_error")
 
 
 @pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "\\ude00\\ud83d", "a\\ud800b"])
