@@ -74,7 +74,10 @@ class ProblemAutoSchema(AutoSchema):
     def _implied_problems(self) -> dict[str, str]:
         problems: dict[str, str] = {}
         if self.method in _BODY_METHODS:
-            problems["400"] = "Malformed JSON or invalid fields (see `errors`)."
+            problems["400"] = (
+                "Malformed JSON (`parse_error`; `json_too_deep`, `invalid_unicode`) or "
+                "invalid fields (see `errors`)."
+            )
             problems["413"] = "Body too large."
             problems["415"] = "Body is not application/json."
         if any(not isinstance(p, AllowAny) for p in self.view.get_permissions()):

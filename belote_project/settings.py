@@ -62,7 +62,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost, so that every error answer, whoever produced it, leaves as problem+json.
+    # Outermost: the security headers every answer carries, whoever produced it.
+    "belote_project.middleware.ContentSecurityPolicyMiddleware",
+    # Next, so that every error answer, whoever produced it, leaves as problem+json.
     "belote_project.middleware.ProblemResponseMiddleware",
     "belote_project.middleware.RequestSizeGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -230,7 +232,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": _renderers,
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["belote_project.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "belote_project.pagination.CursorPage",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_RATES": {

@@ -6,23 +6,36 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from belote_project.health import broker_error, database_error
+from accounts.authentication import BearerTokenAuthentication
+from belote_project.health import CHECKS, caller_is_staff, failed_checks
 from belote_project.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_response
 from belote_project.schema import problem_responses
 
 
 class HealthApi(APIView):
-    authentication_classes = ()
+    # Staff may sign in either way (a bearer token, the admin's session) to read why a
+    # check failed; anyone may call it.
+    authentication_classes = (BearerTokenAuthentication, SessionAuthentication)
     permission_classes = (AllowAny,)
+
+    def perform_authentication(self, request: Request) -> None:
+        """Authenticate lazily (DRF's documented way): only caller_is_staff asks, and
+        only when a check failed, so a bad token is never a 401 and a database that is
+        down never fails the health check a second time."""
 
     @extend_schema(
         operation_id="healthz",
         summary="Database and broker reachability",
+        description=(
+            "`checks` names each check `ok` or `error`. Why a check failed is logged; "
+            "only a staff user (bearer token or admin session) also gets it, in `details`."
+        ),
         responses={
             200: inline_serializer(
                 "Health",
@@ -35,17 +48,19 @@ class HealthApi(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        failures = {"database": database_error(), "broker": broker_error()}
-        checks = {name: error or "ok" for name, error in failures.items()}
-        broken = sorted(name for name, error in failures.items() if error)
-        if not broken:
+        failures = failed_checks()
+        checks = {name: "error" if name in failures else "ok" for name in CHECKS}
+        if not failures:
             return Response({"status": "ok", "checks": checks})
+        extra: dict[str, Any] = {"checks": checks}
+        if caller_is_staff(request):
+            extra["details"] = failures
         body = problem_body(
             status=503,
             code="dependency_unreachable",
-            detail=f"Unreachable: {', '.join(broken)}.",
+            detail=f"Unreachable: {', '.join(sorted(failures))}.",
             instance=request.path,
-            extra={"checks": checks},
+            extra=extra,
         )
         return Response(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
 

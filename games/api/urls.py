@@ -1,6 +1,6 @@
 """The game endpoints' URLs (the live feed's are in feed_urls.py)."""
 
-from django.urls import URLPattern, URLResolver, include, path
+from django.urls import URLPattern, URLResolver, include, path, register_converter
 
 from games.api.views import (
     BotSeatApi,
@@ -10,12 +10,29 @@ from games.api.views import (
     SeatJoinApi,
     SeatLeaveApi,
 )
+from games.services.tables import SEATS
+
+
+class SeatNumberConverter:
+    """A seat number in a path: only the table's seats (0-3) route; any other number,
+    however long, is no seat at all (404) before a view or a query runs."""
+
+    regex = f"[{SEATS.start}-{SEATS.stop - 1}]"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(SeatNumberConverter, "seat")
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games", GameListCreateApi.as_view(), name="games"),
     path("games/<uuid:game_id>", GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/seats", SeatJoinApi.as_view(), name="game-seats"),
-    path("games/<uuid:game_id>/seats/<int:seat>", SeatLeaveApi.as_view(), name="game-seat"),
+    path("games/<uuid:game_id>/seats/<seat:seat>", SeatLeaveApi.as_view(), name="game-seat"),
     path("games/<uuid:game_id>/bots", BotSeatApi.as_view(), name="game-bots"),
     path("games/<uuid:game_id>/actions", GameActApi.as_view(), name="game-actions"),
     path("", include("games.api.feed_urls")),

@@ -17,9 +17,11 @@ from rest_framework.views import APIView
 from accounts.models import AccessToken, User
 from belote_project.pagination import CursorPage
 from belote_project.problems import PROBLEM_CONTENT_TYPE
+from belote_project.query import query_values
 from belote_project.schema import ProblemSerializer, problem_responses
 from belote_project.throttling import ScopedRedisRateThrottle
 from games import selectors, services
+from games.api.conditions import MAX_VERSION, expected_version, if_none_match_hits
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import (
     ACT_EXAMPLES,
@@ -31,16 +33,20 @@ from games.api.serializers import (
     GameViewSerializer,
     OptionsField,
 )
-from games.errors import VersionRequiredError
 from games.feed.events import visible_events
 from games.models import BotLevel, Game, GameStatus
+from games.services.tables import SEATS
 
 Serializer = serializers.Serializer[Any]
 
 
 def _seat_field(help_text: str) -> serializers.IntegerField:
     return serializers.IntegerField(
-        min_value=0, max_value=3, required=False, allow_null=True, help_text=help_text
+        min_value=SEATS.start,
+        max_value=SEATS.stop - 1,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
     )
 
 
@@ -58,13 +64,6 @@ def _view_headers(etag: str) -> dict[str, str]:
 def _view_response(game: Game, request: Request, status_code: int) -> Response:
     view, etag = selectors.game_view_for(game=game, user=_player(request))
     return Response(view, status=status_code, headers=_view_headers(etag))
-
-
-def _etag_matches(header: str | None, etag: str) -> bool:
-    if not header:
-        return False
-    candidates = {value.strip().removeprefix("W/") for value in header.split(",")}
-    return "*" in candidates or etag in candidates
 
 
 class _TableReadWithToken:
@@ -94,6 +93,11 @@ class GameListCreateApi(APIView):
         open_seats = serializers.BooleanField(required=False, default=False)
         mine = serializers.BooleanField(required=False, default=False)
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+        # Read by CursorPage itself, which would quietly ignore a bad value.
+        cursor = serializers.CharField(required=False, help_text="A page's next/previous link.")
+        page_size = serializers.IntegerField(
+            required=False, min_value=1, max_value=CursorPage.max_page_size
+        )
 
     class InputSerializer(Serializer):
         options = OptionsField(required=False, default=dict)
@@ -110,9 +114,14 @@ class GameListCreateApi(APIView):
         responses={200: GameSummarySerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_values(request))
         filters.is_valid(raise_exception=True)
-        games = selectors.game_list(user=_player(request), **filters.validated_data)
+        games = selectors.game_list(
+            user=_player(request),
+            open_seats=filters.validated_data["open_seats"],
+            mine=filters.validated_data["mine"],
+            status=filters.validated_data.get("status"),
+        )
         page = CursorPage()
         rows = page.paginate_queryset(games, request, view=self) or []
         return page.get_paginated_response([selectors.game_summary(game) for game in rows])
@@ -159,7 +168,7 @@ class GameDetailApi(_TableReadWithToken, APIView):
     def get(self, request: Request, game_id: UUID) -> Response:
         table = self.table_state()
         etag = selectors.view_etag(table.game, table.seats)
-        if _etag_matches(request.headers.get("If-None-Match"), etag):
+        if if_none_match_hits(request.headers.get("If-None-Match"), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_view_headers(etag))
         view, etag = selectors.game_view_for(
             game=table.game, user=_player(request), seats=table.seats, loaded=table.loaded
@@ -199,12 +208,14 @@ class SeatLeaveApi(APIView):
         tags=["games"],
         operation_id="games_seats_leave",
         summary="Leave your seat, or remove a bot, before the game starts",
+        parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=list(SEATS))],
         request=None,
         responses={
             200: GameViewSerializer,
             **problem_responses(
                 {
                     403: "`not_seated` (someone else's seat) or `not_organiser`.",
+                    404: "No such game, or `seat` is not 0-3.",
                     409: "`seat_empty` or `game_already_started`.",
                 }
             ),
@@ -258,6 +269,7 @@ class GameActApi(_TableReadWithToken, APIView):
         action = ActionField(help_text="One entry of your view's `legal_actions`, as-is.")
         expected_version = serializers.IntegerField(
             min_value=0,
+            max_value=MAX_VERSION,
             required=False,
             help_text='The `version` you decided on (or send `If-Match: "<version>"`).',
         )
@@ -296,6 +308,12 @@ class GameActApi(_TableReadWithToken, APIView):
                         "Not allowed by the rules: `code` is the rule's (`not_your_turn`, "
                         "`must_follow_suit`, `invalid_action`, ...); or `idempotency_key_reused`."
                     ),
+                    400: (
+                        "Malformed JSON or invalid fields (see `errors`); `invalid_if_match`: "
+                        "If-Match is malformed, names several versions or disagrees with "
+                        "expected_version."
+                    ),
+                    412: "`precondition_failed`: If-Match names no version (weak, not digits).",
                     428: "`version_required`: neither expected_version nor If-Match was sent.",
                 }
             ),
@@ -309,7 +327,10 @@ class GameActApi(_TableReadWithToken, APIView):
             game_id=game_id,
             user=_player(request),
             action=data.validated_data["action"],
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=expected_version(
+                body=data.validated_data.get("expected_version"),
+                if_match=request.headers.get("If-Match"),
+            ),
             table=self.table_state(),
         )
         body = {
@@ -321,12 +342,3 @@ class GameActApi(_TableReadWithToken, APIView):
             status=status.HTTP_201_CREATED,
             headers=_view_headers(f'"{result.after.version}"'),
         )
-
-
-def _expected_version(request: Request, data: dict[str, Any]) -> int:
-    if data.get("expected_version") is not None:
-        return int(data["expected_version"])
-    header = (request.headers.get("If-Match") or "").strip().removeprefix("W/").strip('"')
-    if header.isdigit():
-        return int(header)
-    raise VersionRequiredError('Send expected_version in the body or If-Match: "<version>".')

@@ -118,6 +118,32 @@ def test_seats_are_taken_once_and_left_only_before_the_start(auth_client):
     assert (bot.status_code, bot.json()["code"]) == (403, "not_organiser")
 
 
+@pytest.mark.parametrize("seat", ["4", "9", "-1", "03", "9" * 30])
+def test_leaving_a_seat_number_beyond_the_table_is_404(auth_client, seat):
+    alice = auth_client()
+    created = alice.post(GAMES, {}, format="json").json()
+    response = alice.delete(f"{GAMES}/{created['id']}/seats/{seat}")
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")
+    assert response["Content-Type"] == "application/problem+json"
+    assert list(Seat.objects.filter(game_id=created["id"]).values_list("seat", flat=True)) == [0]
+
+
+@pytest.mark.parametrize("seat", [4, 7, -1, 10**40])
+@pytest.mark.parametrize("where", ["seats", "bots"])
+def test_taking_a_seat_number_beyond_the_table_is_400(auth_client, seat, where):
+    alice = auth_client()
+    created = alice.post(GAMES, {}, format="json").json()
+    response = alice.post(
+        f"{GAMES}/{created['id']}/{where}", {"seat": seat, "level": "basic"}, format="json"
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "validation_failed"
+    assert [error["field"] for error in body["errors"]] == ["seat"]
+    assert Seat.objects.filter(game_id=created["id"]).count() == 1
+    assert Game.objects.get(pk=created["id"]).version == 0
+
+
 def test_seats_are_fixed_once_the_game_started(auth_client):
     table = create_table([auth_client() for _ in range(4)])
     response = table.clients[1].delete(f"{table.url}/seats/1")
@@ -172,6 +198,29 @@ def test_list_filters_and_cursor_pages(auth_client):
     assert rest["results"][1]["seats"][0]["username"] == alice.get("/api/v1/me").json()["username"]
     bad = bob.get(f"{GAMES}?status=paused")
     assert (bad.status_code, bad.json()["code"]) == (400, "validation_failed")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("status=", "status"),
+        ("open_seats=", "open_seats"),
+        ("mine=", "mine"),
+        ("mine=maybe", "mine"),
+        ("status=waiting&status=playing", "status"),
+        ("cursor=", "cursor"),
+        ("page_size=", "page_size"),
+        ("page_size=0", "page_size"),
+        ("page_size=201", "page_size"),
+        ("page_size=two", "page_size"),
+    ],
+)
+def test_an_empty_repeated_or_invalid_list_parameter_is_400_naming_it(auth_client, query, field):
+    response = auth_client().get(f"{GAMES}?{query}")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "validation_failed"
+    assert [error["field"] for error in body["errors"]] == [field]
 
 
 def test_game_creation_is_throttled(auth_client, monkeypatch):
