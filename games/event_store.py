@@ -331,6 +331,24 @@ def load_events_after(
     ]
 
 
+@dataclass(frozen=True)
+class EventsAfter:
+    """The stored events after a cursor and the state they follow: what any viewer's
+    redaction of them needs (`visible_events`), read once for all viewers."""
+
+    before: rules.GameState
+    stream: list[StoredEvent]
+
+
+def events_after(game_id: UUID, after_seq: int, *, limit: int | None = None) -> EventsAfter:
+    """Events with `seq > after_seq` (at most `limit`) and the state at `after_seq`."""
+    state, base = _latest_snapshot(game_id, up_to=after_seq)
+    state = rules.replay(
+        [stored.event for stored in _events_between(game_id, base, after_seq)], state
+    )
+    return EventsAfter(before=state, stream=load_events_after(game_id, after_seq, limit=limit))
+
+
 def viewer_events_after(
     game_id: UUID, after_seq: int, *, seat: int | None, limit: int | None = None
 ) -> ViewerEvents:
@@ -339,14 +357,10 @@ def viewer_events_after(
     Events the viewer may not see at all are skipped; `last_seq` still moves past
     them so a client resumes after the last event examined.
     """
-    state, base = _latest_snapshot(game_id, up_to=after_seq)
-    state = rules.replay(
-        [stored.event for stored in _events_between(game_id, base, after_seq)], state
-    )
-    stream = load_events_after(game_id, after_seq, limit=limit)
+    read = events_after(game_id, after_seq, limit=limit)
     return ViewerEvents(
-        events=visible_events(state, stream, seat),
-        last_seq=stream[-1].seq if stream else after_seq,
+        events=visible_events(read.before, read.stream, seat),
+        last_seq=read.stream[-1].seq if read.stream else after_seq,
     )
 
 
