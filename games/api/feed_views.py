@@ -117,7 +117,8 @@ class GameEventsApi(FeedApi):
             min_value=0,
             max_value=MAX_WAIT_SECONDS,
             default=0,
-            help_text="Long-poll: seconds to wait for an event after `after` when there is none.",
+            help_text="Long-poll: seconds to wait for an event after `after` when there is "
+            "none. A poll with `wait` counts as one of the caller's open feeds.",
         )
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -190,8 +191,10 @@ class GameStreamApi(FeedApi):
             "of silence. The stream ends after `game_finished`; a client reconnecting "
             "with `Last-Event-ID` resumes after that seq. A finished game with nothing "
             "after the cursor answers 204, which stops an EventSource from reconnecting. "
-            "The stream also ends once the caller's token is revoked or expires; "
-            "reconnecting then answers 401."
+            "The stream also ends once the caller's token is revoked or expires "
+            "(reconnecting then answers 401), and when the caller's seat changes (it "
+            "sat down, left or moved while the table filled): reconnecting is then "
+            "served for the seat it holds. It counts as one of the caller's open feeds."
         ),
         parameters=[
             InputSerializer,
