@@ -223,6 +223,9 @@ if env_bool("HTTPS", default=False):
 
 # --- REST API -------------------------------------------------------------------------
 ACCESS_TOKEN_TTL_DAYS = env_int("ACCESS_TOKEN_TTL_DAYS", 90)
+# Streams plus held long-polls one user may have open at once, across all processes
+# (counted in the cache: games/feed/leases.py); one more gets 429 too_many_feeds.
+MAX_OPEN_FEEDS_PER_USER = env_int("MAX_OPEN_FEEDS_PER_USER", 8)
 
 _renderers = ["rest_framework.renderers.JSONRenderer"]
 if DEBUG:

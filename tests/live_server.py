@@ -1,20 +1,46 @@
 """The production server (bench.load_bench.server_command, one worker) in a subprocess
 on a free loopback port, reading the test database: for tests that need a real server.
 
-Tests using it commit their data (transactional) so that the server sees them.
+Tests using it commit their data (transactional) so that the server sees them, and their
+appends reach it through PostgreSQL NOTIFY.
 """
 
 import contextlib
 import os
-import secrets
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+import httpx
 import pytest
 from django.db import connection
 
+from accounts.models import User
+from accounts.services import access_token_issue
 from bench.load_bench import ROOT, free_port, server_command, wait_until_serving
+
+# Generous: a working server answers in milliseconds, a broken one only at these.
+HTTP_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    """The production server command on a loopback port, reading the test database.
+
+    `cache_prefix` is its cache's key prefix, its own so that servers of other runs
+    (sharing Redis) never see its entries, such as the feed slots.
+    """
+
+    url: str
+    cache_prefix: str
+
+    def client(self, user: User) -> httpx.Client:
+        token = access_token_issue(user=user)
+        return httpx.Client(
+            base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT
+        )
 
 
 def _database_url() -> str:
@@ -24,31 +50,32 @@ def _database_url() -> str:
 
 
 @contextlib.contextmanager
-def live_server(**environment: str) -> Iterator[str]:
-    """The server's base URL while it runs, with `environment` on top of ours."""
+def live_server(**settings: str) -> Iterator[LiveServer]:
+    """A server (one worker) for a module's tests; they commit their data (transactional
+    tests) so that it sees them, and their appends reach it through PostgreSQL NOTIFY.
+    `settings`: more environment variables for it."""
     if connection.vendor != "postgresql":
-        pytest.skip("the live server tests need PostgreSQL")
+        pytest.skip("the live feed tests need PostgreSQL")
     port = free_port()
+    server = LiveServer(url=f"http://127.0.0.1:{port}", cache_prefix=f"live-{uuid.uuid4().hex}")
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "belote_project.settings",
         "DATABASE_URL": _database_url(),
-        # Throttle counts of their own, whoever else uses this Redis.
-        "CACHE_KEY_PREFIX": f"live-{secrets.token_hex(4)}",
-        **environment,
+        "CACHE_KEY_PREFIX": server.cache_prefix,
+        **settings,
     }
     with tempfile.TemporaryFile() as log:
-        server = subprocess.Popen(
+        process = subprocess.Popen(
             server_command(port, workers=1), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
         )
         try:
-            url = f"http://127.0.0.1:{port}"
             try:
-                wait_until_serving(url, server)
+                wait_until_serving(server.url, process)
             except RuntimeError as error:
                 log.seek(0)
                 pytest.fail(f"{error}: {log.read().decode()}")
-            yield url
+            yield server
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            process.terminate()
+            process.wait(timeout=10)

@@ -24,8 +24,8 @@ SOCKET_TIMEOUT = 30.0
 def base_url(django_db_setup: None) -> Iterator[str]:
     with live_server(
         MAX_REQUEST_BODY_BYTES=str(LIMIT), THROTTLE_REGISTER=f"{REGISTERS_AN_HOUR}/hour"
-    ) as url:
-        yield url
+    ) as server:
+        yield server.url
 
 
 def _answer_to(base_url: str, request: bytes) -> tuple[int, dict]:

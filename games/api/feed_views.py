@@ -5,43 +5,52 @@ neither a worker thread nor a database connection while it waits (see games/feed
 Authentication, permissions and error answers are DRF's, as on every other endpoint.
 """
 
+from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import Any
 from uuid import UUID
 
-from asgiref.sync import sync_to_async
+from adrf.views import APIView as AsyncAPIView
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-    HttpResponseBase,
-    JsonResponse,
-    StreamingHttpResponse,
-)
+from django.http import HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import AuthenticationFailed
-from rest_framework.renderers import JSONRenderer
+from rest_framework.exceptions import AuthenticationFailed, Throttled
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
-from rest_framework.views import APIView
 
 from belote_project.schema import problem_responses
-from games.feed.selectors import FeedPage, FeedViewer, SignedOut, feed_viewer
+from games.feed.leases import FeedSlot, TooManyFeeds, feed_slot_take
+from games.feed.selectors import FeedPage, FeedViewer, SignedOut
 from games.feed.waiting import event_stream, wait_for_page
 
 MAX_WAIT_SECONDS = 30
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 500
 
-_feed_viewer = sync_to_async(feed_viewer)
+TOO_MANY_FEEDS = (
+    "`too_many_feeds`: the caller already holds as many streams and held long-polls as it "
+    "may (`MAX_OPEN_FEEDS_PER_USER`); close one. `Retry-After`: the longest the slot of a "
+    "feed that vanished unannounced stays taken."
+)
 
 
-async def _viewer(request: Request, game_id: UUID) -> FeedViewer:
+def _viewer(request: Request, game_id: UUID) -> FeedViewer:
     # IsAuthenticated (the default permission) ran before any handler.
     assert isinstance(request.user, AbstractBaseUser)
     token_id = getattr(request.auth, "pk", None)
-    return await _feed_viewer(game_id=game_id, user=request.user, token_id=token_id)
+    return FeedViewer(game_id=game_id, user_id=request.user.pk, token_id=token_id)
+
+
+async def _slot(viewer: FeedViewer) -> FeedSlot:
+    try:
+        return await feed_slot_take(viewer.user_id)
+    except TooManyFeeds as full:
+        raise Throttled(wait=full.retry_after, detail=str(full), code="too_many_feeds") from full
 
 
 async def _page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
@@ -53,45 +62,29 @@ async def _page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> F
         ) from gone
 
 
-class AsyncApiView(APIView):
-    """An APIView whose handlers are coroutines.
+class ProblemsWhateverIsAccepted(BaseContentNegotiation):
+    """The feed's successes set their own content type (a JSON page, an event stream);
+    its errors are problem+json whatever the client accepts (an EventSource sends
+    `Accept: text/event-stream`), so the first renderer is always chosen."""
 
-    DRF dispatches synchronously, so this dispatch runs DRF's request policies
-    (authentication, permissions, throttles) and its exception handler in a worker
-    thread and awaits the handler itself on the event loop. Only GET is served.
-    """
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
+        return next(iter(parsers), None)
 
-    http_method_names = ["get"]
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
+
+
+# adrf's APIView (untyped) awaits coroutine handlers after DRF's authentication,
+# permissions and throttles, and answers errors through the one exception handler.
+class FeedApi(AsyncAPIView):  # type: ignore[misc]
+    """Only GET, answered by a coroutine `get`."""
+
+    http_method_names = ("get",)
     renderer_classes = (JSONRenderer,)
-
-    async def dispatch(  # type: ignore[override]
-        self, request: HttpRequest, *args: Any, **kwargs: Any
-    ) -> HttpResponseBase:
-        self.args, self.kwargs = args, kwargs
-        drf_request = self.initialize_request(request, *args, **kwargs)
-        self.request = drf_request
-        self.headers = self.default_response_headers
-        try:
-            await sync_to_async(self.initial)(drf_request, *args, **kwargs)
-            if request.method != "GET":
-                self.http_method_not_allowed(drf_request)
-            response: HttpResponseBase = await self.get(drf_request, *args, **kwargs)
-        except Exception as exc:
-            return await sync_to_async(self._error_response)(drf_request, exc)
-        return response
-
-    async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        raise NotImplementedError
-
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> tuple[Any, str]:
-        # Errors are problem+json whatever the client accepts (an EventSource sends
-        # `Accept: text/event-stream`); successes set their own content type.
-        return super().perform_content_negotiation(request, force=True)
-
-    def _error_response(self, request: Request, exc: Exception) -> HttpResponseBase:
-        response = self.finalize_response(request, self.handle_exception(exc))
-        response.render()
-        return response
+    content_negotiation_class = ProblemsWhateverIsAccepted
 
 
 class FeedEventSerializer(serializers.Serializer[Any]):
@@ -106,7 +99,7 @@ class FeedEventSerializer(serializers.Serializer[Any]):
     )
 
 
-class GameEventsApi(AsyncApiView):
+class GameEventsApi(FeedApi):
     """A page of the game's events after `after`, each as the caller may see it.
 
     With `wait`, the answer is held until an event after `after` exists (or `wait`
@@ -124,7 +117,8 @@ class GameEventsApi(AsyncApiView):
             min_value=0,
             max_value=MAX_WAIT_SECONDS,
             default=0,
-            help_text="Long-poll: seconds to wait for an event after `after` when there is none.",
+            help_text="Long-poll: seconds to wait for an event after `after` when there is "
+            "none. A poll with `wait` counts as one of the caller's open feeds.",
         )
 
     class OutputSerializer(serializers.Serializer[Any]):
@@ -144,15 +138,24 @@ class GameEventsApi(AsyncApiView):
         parameters=[InputSerializer],
         responses={
             200: OutputSerializer,
-            **problem_responses({400: "`after`, `limit` or `wait` is invalid (see `errors`)."}),
+            **problem_responses(
+                {
+                    400: "`after`, `limit` or `wait` is invalid (see `errors`).",
+                    429: TOO_MANY_FEEDS,
+                }
+            ),
         },
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         query = self.InputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
-        viewer = await _viewer(request, kwargs["game_id"])
-        page = await _page(viewer, after=after, limit=limit, wait=query.validated_data["wait"])
+        wait = query.validated_data["wait"]
+        viewer = _viewer(request, kwargs["game_id"])
+        # Only a poll that may be held takes one of the caller's feed slots.
+        slot = await _slot(viewer) if wait > 0 else nullcontext()
+        async with slot:
+            page = await _page(viewer, after=after, limit=limit, wait=wait)
         return JsonResponse(_page_body(request, page))
 
 
@@ -168,7 +171,7 @@ def _page_body(request: Request, page: FeedPage) -> dict[str, Any]:
     }
 
 
-class GameStreamApi(AsyncApiView):
+class GameStreamApi(FeedApi):
     """The game's events as Server-Sent Events, from `after` (or `Last-Event-ID`) on."""
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -188,8 +191,10 @@ class GameStreamApi(AsyncApiView):
             "of silence. The stream ends after `game_finished`; a client reconnecting "
             "with `Last-Event-ID` resumes after that seq. A finished game with nothing "
             "after the cursor answers 204, which stops an EventSource from reconnecting. "
-            "The stream also ends once the caller's token is revoked or expires; "
-            "reconnecting then answers 401."
+            "The stream also ends once the caller's token is revoked or expires "
+            "(reconnecting then answers 401), and when the caller's seat changes (it "
+            "sat down, left or moved while the table filled): reconnecting is then "
+            "served for the seat it holds. It counts as one of the caller's open feeds."
         ),
         parameters=[
             InputSerializer,
@@ -205,7 +210,9 @@ class GameStreamApi(AsyncApiView):
                 OpenApiTypes.STR, description="The event stream."
             ),
             204: OpenApiResponse(description="The game is over and the caller has seen it all."),
-            **problem_responses({400: "`after` or `Last-Event-ID` is invalid."}),
+            **problem_responses(
+                {400: "`after` or `Last-Event-ID` is invalid.", 429: TOO_MANY_FEEDS}
+            ),
         },
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -214,13 +221,14 @@ class GameStreamApi(AsyncApiView):
         query = self.InputSerializer(data=raw)
         query.is_valid(raise_exception=True)
         after = query.validated_data["after"]
-        viewer = await _viewer(request, kwargs["game_id"])
-        first = await _page(viewer, after=after, limit=1, wait=0)
-        if first.finished and first.version <= after:
-            return HttpResponse(status=204)
-        response = StreamingHttpResponse(
-            event_stream(viewer, after=after), content_type="text/event-stream"
-        )
+        viewer = _viewer(request, kwargs["game_id"])
+        async with await _slot(viewer) as slot:
+            first = await _page(viewer, after=after, limit=1, wait=0)
+            if first.finished and first.version <= after:
+                return HttpResponse(status=204)
+            # The stream serves the seat found now; it ends if the viewer's seat changes.
+            frames = slot.hand_over(event_stream(viewer, after=after, seat=first.seat))
+        response = StreamingHttpResponse(frames, content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # a buffering proxy would hold events back
         return response

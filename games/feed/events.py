@@ -18,6 +18,23 @@ class ViewerEvents:
     last_seq: int
 
 
+@dataclass(frozen=True)
+class EventsAfter:
+    """The stored events after a cursor and the state they follow: what any viewer's
+    redaction of them needs (`visible_events`), read once for all viewers."""
+
+    before: rules.GameState
+    stream: list[store.StoredEvent]
+
+
+def events_after(game_id: UUID, after_seq: int, *, limit: int | None = None) -> EventsAfter:
+    """Events with `seq > after_seq` (at most `limit`) and the state at `after_seq`."""
+    before = store.state_at(game_id, after_seq)
+    return EventsAfter(
+        before=before.state, stream=store.load_events_after(game_id, after_seq, limit=limit)
+    )
+
+
 def viewer_events_after(
     game_id: UUID, after_seq: int, *, seat: int | None, limit: int | None = None
 ) -> ViewerEvents:
@@ -26,11 +43,10 @@ def viewer_events_after(
     Events the viewer may not see at all are skipped; `last_seq` still moves past
     them so a client resumes after the last event examined.
     """
-    before = store.state_at(game_id, after_seq)
-    stream = store.load_events_after(game_id, after_seq, limit=limit)
+    read = events_after(game_id, after_seq, limit=limit)
     return ViewerEvents(
-        events=visible_events(before.state, stream, seat),
-        last_seq=stream[-1].seq if stream else after_seq,
+        events=visible_events(read.before, read.stream, seat),
+        last_seq=read.stream[-1].seq if read.stream else after_seq,
     )
 
 

@@ -1,15 +1,20 @@
-"""Reads behind the feed: who is looking, and which events they may see after a cursor."""
+"""Reads behind the feed: who is looking, and which events they may see after a cursor.
 
+A feed never remembers a viewer's seat. Every read takes who sits where from the
+database, in the same statement as the game's version, and redacts for the seat the
+viewer holds at that moment: a seat given up or taken while a feed is open counts
+from the next read on (docs/feed.md, "Seats change, feeds follow").
+"""
+
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.contrib.auth.base_user import AbstractBaseUser
-
 from accounts.selectors import access_token_alive
-from games.feed.events import viewer_events_after
-from games.models import Game, GameStatus, Seat
-from games.selectors import game_get
+from games.errors import GameNotFoundError
+from games.feed.events import EventsAfter, events_after, visible_events
+from games.models import Game, GameStatus
 
 
 class SignedOut(Exception):  # noqa: N818 (a state, not a failure of the code)
@@ -18,20 +23,20 @@ class SignedOut(Exception):  # noqa: N818 (a state, not a failure of the code)
 
 @dataclass(frozen=True)
 class FeedViewer:
-    """A user looking at a game: from their seat, or as a spectator (`seat` None).
+    """A signed-in user following a game, seated or not: the seat is read at every read.
 
     `token_id` is the access token the request came with: a long-poll or a stream
     checks now and then that it is still valid (no logout, expiry or disabled user).
     """
 
     game_id: UUID
-    seat: int | None
+    user_id: int
     token_id: int | None = None
 
 
 @dataclass(frozen=True)
 class FeedPage:
-    """Events after a cursor as one viewer sees them.
+    """Events after a cursor as one seat (None: a spectator) sees them.
 
     `last_seq` is the cursor to resume from: it moves past events the viewer may not
     see, so a page can be empty and still advance.
@@ -41,6 +46,7 @@ class FeedPage:
     last_seq: int
     version: int
     finished: bool
+    seat: int | None
 
     @property
     def has_more(self) -> bool:
@@ -52,31 +58,78 @@ class FeedPage:
         return self.finished and not self.has_more
 
 
-def feed_viewer(*, game_id: UUID, user: AbstractBaseUser, token_id: int | None) -> FeedViewer:
-    game = game_get(game_id)
-    seat = Seat.objects.filter(game=game, user_id=user.pk).values_list("seat", flat=True)
-    return FeedViewer(game_id=game.id, seat=seat.first(), token_id=token_id)
+class GameRead:
+    """One read of a game for everyone following it from one cursor: its version, who
+    sits where and the stored events after the cursor. `page_for` redacts them for a
+    viewer's seat, once per seat however many viewers ask."""
+
+    def __init__(
+        self,
+        *,
+        after: int,
+        version: int,
+        finished: bool,
+        seats: Mapping[int, int],
+        tail: EventsAfter | None,
+    ) -> None:
+        self.after = after
+        self.version = version
+        self.finished = finished
+        self.seats = seats  # user id -> seat, humans only
+        self._tail = tail
+        self._pages: dict[int | None, FeedPage] = {}
+
+    def page_for(self, viewer: FeedViewer) -> FeedPage:
+        seat = self.seats.get(viewer.user_id)
+        page = self._pages.get(seat)
+        if page is None:
+            page = self._pages[seat] = self._page(seat)
+        return page
+
+    def _page(self, seat: int | None) -> FeedPage:
+        events: list[dict[str, Any]] = []
+        last_seq = self.after
+        if self._tail is not None and self._tail.stream:
+            events = visible_events(self._tail.before, self._tail.stream, seat)
+            last_seq = self._tail.stream[-1].seq
+        return FeedPage(
+            events=events,
+            last_seq=last_seq,
+            version=self.version,
+            finished=self.finished,
+            seat=seat,
+        )
+
+
+def game_read(game_id: UUID, *, after: int, limit: int) -> GameRead:
+    """The game's version and seats (one statement), then up to `limit` events after
+    `after` when there are any, so a poll that finds nothing new costs one lookup.
+
+    Events are read only up to that version: seqs have no gaps, so those are exactly the
+    events committed before the seats were read, and a seat change that comes later
+    cannot be paired with them.
+    """
+    rows = list(
+        Game.objects.filter(pk=game_id).values_list(
+            "version", "status", "seats__user", "seats__seat"
+        )
+    )
+    if not rows:
+        raise GameNotFoundError()
+    version, status = rows[0][0], rows[0][1]
+    seats = {user_id: seat for _, _, user_id, seat in rows if user_id is not None}
+    tail = None
+    if version > after:
+        tail = events_after(game_id, after, limit=min(limit, version - after))
+    return GameRead(
+        after=after,
+        version=version,
+        finished=status == GameStatus.FINISHED,
+        seats=seats,
+        tail=tail,
+    )
 
 
 def viewer_signed_in(viewer: FeedViewer) -> bool:
     """Whether the token the viewer came with would still authenticate a request."""
     return viewer.token_id is None or access_token_alive(token_id=viewer.token_id)
-
-
-def feed_page(viewer: FeedViewer, *, after: int, limit: int) -> FeedPage:
-    """Up to `limit` stored events after seq `after`, redacted for the viewer.
-
-    The read model's version is checked first, so a poll that finds nothing new costs
-    one indexed lookup instead of a snapshot load and a replay.
-    """
-    version, status = Game.objects.values_list("version", "status").get(pk=viewer.game_id)
-    finished = status == GameStatus.FINISHED
-    if version <= after:
-        return FeedPage(events=[], last_seq=after, version=version, finished=finished)
-    served = viewer_events_after(viewer.game_id, after, seat=viewer.seat, limit=limit)
-    return FeedPage(
-        events=served.events,
-        last_seq=served.last_seq,
-        version=max(version, served.last_seq),
-        finished=finished,
-    )

@@ -16,7 +16,14 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 
 from games.feed.listener import Wakeup, game_wakeups
-from games.feed.selectors import FeedPage, FeedViewer, SignedOut, feed_page, viewer_signed_in
+from games.feed.selectors import (
+    FeedPage,
+    FeedViewer,
+    GameRead,
+    SignedOut,
+    game_read,
+    viewer_signed_in,
+)
 
 # A stream says something at least this often, so proxies keep the connection open.
 KEEPALIVE_SECONDS = 15.0
@@ -38,10 +45,10 @@ def _release() -> None:
         connection.close()
 
 
-def _read_and_release(viewer: FeedViewer, after: int, limit: int) -> FeedPage:
-    page = feed_page(viewer, after=after, limit=limit)
+def _read_and_release(game_id: UUID, after: int, limit: int) -> GameRead:
+    read = game_read(game_id, after=after, limit=limit)
     _release()
-    return page
+    return read
 
 
 class _TokenClock:
@@ -59,14 +66,15 @@ class _TokenClock:
         return True
 
 
-_read = sync_to_async(feed_page)
+_read = sync_to_async(game_read)
 _read_then_sleep = sync_to_async(_read_and_release)
 
 #: Reads in flight that waiters may share, per event loop: a game's watchers woken by
-#: one event would otherwise read the same page one after another on the one thread
-#: that runs them (200 spectators: 200 reads). Keyed by everything the page depends on.
-_ReadKey = tuple[UUID, int | None, int, int, Hashable]
-_Reads = dict[_ReadKey, "asyncio.Task[FeedPage]"]
+#: one event would otherwise read the same rows one after another on the one thread
+#: that runs them (200 spectators: 200 reads). Keyed by everything the read depends
+#: on; not by the seat, which each waiter looks up in the read itself.
+_ReadKey = tuple[UUID, int, int, Hashable]
+_Reads = dict[_ReadKey, "asyncio.Task[GameRead]"]
 _shared_reads: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads]" = (
     weakref.WeakKeyDictionary()
 )
@@ -75,25 +83,27 @@ _shared_reads: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads]" = 
 async def _read_shared(
     viewer: FeedViewer, after: int, limit: int, wakeup: Wakeup, recheck_token: bool
 ) -> FeedPage:
-    """`_read_then_sleep`, joining a read of the same page that started at the same
-    wakeup generation (so after every notification this waiter has seen)."""
+    """The viewer's page after `after`, for the seat it holds now, from a read of the
+    game that started at the same wakeup generation as this waiter's (so after every
+    notification it has seen), joined if another waiter started it."""
     if recheck_token:
         await _check_token(viewer)
     generation = wakeup.generation()
     if generation is None:
-        return await _read_then_sleep(viewer, after, limit)
+        read = await _read_then_sleep(viewer.game_id, after, limit)
+        return read.page_for(viewer)
     loop = asyncio.get_running_loop()
     reads = _shared_reads.setdefault(loop, {})
-    key = (viewer.game_id, viewer.seat, after, limit, generation)
-    read = reads.get(key)
-    if read is None:
-        read = reads[key] = loop.create_task(_read_then_sleep(viewer, after, limit))
-        read.add_done_callback(partial(_forget, reads, key))
+    key = (viewer.game_id, after, limit, generation)
+    task = reads.get(key)
+    if task is None:
+        task = reads[key] = loop.create_task(_read_then_sleep(viewer.game_id, after, limit))
+        task.add_done_callback(partial(_forget, reads, key))
     # A waiter leaving (its client gone) must not cancel the read the others wait for.
-    return await asyncio.shield(read)
+    return (await asyncio.shield(task)).page_for(viewer)
 
 
-def _forget(reads: _Reads, key: _ReadKey, done: "asyncio.Task[FeedPage]") -> None:
+def _forget(reads: _Reads, key: _ReadKey, done: "asyncio.Task[GameRead]") -> None:
     if reads.get(key) is done:
         del reads[key]
     if not done.cancelled():
@@ -118,10 +128,19 @@ def _answers(page: FeedPage, after: int) -> bool:
     return page.last_seq > after or page.exhausted
 
 
+async def _first_page(viewer: FeedViewer, *, after: int, limit: int) -> FeedPage:
+    """The viewer's events after `after` now, for the seat it holds now."""
+    return (await _read(viewer.game_id, after=after, limit=limit)).page_for(viewer)
+
+
 async def wait_for_page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
     """The viewer's events after `after`; with `wait` > 0, wait up to that many seconds
-    for the stream to move past `after` (an empty page when it does not)."""
-    page = await _read(viewer, after=after, limit=limit)
+    for the stream to move past `after` (an empty page when it does not).
+
+    Every read redacts for the seat the viewer holds when it reads, so the answer is
+    for the seat held when it was read, whatever the seat was when the request came.
+    """
+    page = await _first_page(viewer, after=after, limit=limit)
     if wait <= 0 or _answers(page, after):
         return page
     loop = asyncio.get_running_loop()
@@ -142,9 +161,13 @@ def sse_event(event: dict[str, object]) -> bytes:
     return f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n".encode()
 
 
-async def event_stream(viewer: FeedViewer, *, after: int) -> AsyncGenerator[bytes, None]:
-    """Server-Sent Events from seq `after` on, until the game ends, the client leaves
-    or the viewer's token stops being valid (its reconnection then meets a 401).
+async def event_stream(
+    viewer: FeedViewer, *, after: int, seat: int | None
+) -> AsyncGenerator[bytes, None]:
+    """Server-Sent Events from seq `after` on, as `seat` sees them (the viewer's seat
+    when the stream was opened), until the game ends, the client leaves, the viewer's
+    token stops being valid (its reconnection then meets a 401) or the viewer no longer
+    holds `seat` (its reconnection is then served for the seat it holds).
 
     A client that disconnects cancels the task iterating this generator; leaving the
     `async with` block then drops its wakeup.
@@ -158,6 +181,8 @@ async def event_stream(viewer: FeedViewer, *, after: int) -> AsyncGenerator[byte
             try:
                 page = await _read_shared(viewer, after, STREAM_BATCH, wakeup, token.due())
             except SignedOut:
+                return
+            if page.seat != seat:
                 return
             for event in page.events:
                 yield sse_event(event)

@@ -1,13 +1,17 @@
-"""Helpers for the feed tests: a seated table, random play, and what each seat must not see."""
+"""Helpers for the feed tests: a seated table, random play, what each seat must not see,
+and a real server to follow games on."""
 
 import asyncio
 import json
 import random
+import threading
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
+import httpx
 from asgiref.sync import sync_to_async
 from django.db import connections
 
@@ -16,6 +20,7 @@ from games import rules, store
 from games.models import Seat
 from games.services.play import game_act
 from games.services.tables import game_create, seat_join
+from tests.live_server import HTTP_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,19 @@ def secret_cards_by_seq(game_id: UUID) -> dict[int, dict[int, set[str]]]:
             seat: set(rules.view(state, seat)["hand"]) - public for seat in range(4)
         }
     return secrets
+
+
+def cards_seen(
+    events: list[dict[str, Any]], secrets: dict[int, dict[int, set[str]]]
+) -> dict[int, set[str]]:
+    """Per seat, which of its secret cards appear anywhere in the events."""
+    seen: dict[int, set[str]] = {}
+    for event in events:
+        texts = set(_strings(event))
+        for seat, cards in secrets[event["seq"]].items():
+            if texts & cards:
+                seen.setdefault(seat, set()).update(texts & cards)
+    return seen
 
 
 def foreign_cards_seen(
@@ -128,3 +146,57 @@ def run_closing_connections(scenario: Callable[[], Coroutine[Any, Any, Result]])
             await sync_to_async(connections.close_all)()
 
     return asyncio.run(then_close())
+
+
+class Background:
+    """A call run in a thread, timed, whose result the test collects later."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        self.result: Any = None
+        self.seconds = 0.0
+
+        def run() -> None:
+            started = time.monotonic()
+            self.result = call()
+            self.seconds = time.monotonic() - started
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def join(self) -> Any:
+        self._thread.join(HTTP_TIMEOUT + 5)
+        assert not self._thread.is_alive()
+        return self.result
+
+
+@dataclass
+class StreamRead:
+    """What a client read of an event stream: `ended` when the server closed it."""
+
+    status: int = 0
+    text: str = ""
+    ended: bool = False
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return sse_events(parse_sse(self.text))
+
+
+def read_stream_to_its_end(
+    client: httpx.Client, url: str, opened: threading.Event, **headers: str
+) -> StreamRead:
+    """Read a stream until the server ends it, or give up after HTTP_TIMEOUT seconds
+    (it sends a keep-alive every 15 s, so the deadline is checked). `opened` is set at the
+    first frame, which the server sends after the stream's first read."""
+    read = StreamRead()
+    deadline = time.monotonic() + HTTP_TIMEOUT
+    with client.stream("GET", url, headers=headers) as response:
+        read.status = response.status_code
+        for chunk in response.iter_text():
+            read.text += chunk
+            opened.set()
+            if time.monotonic() > deadline:
+                return read
+    opened.set()
+    read.ended = True
+    return read

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -17,7 +18,7 @@ from accounts.services import access_token_issue
 from accounts.tokens import token_digest
 from games.feed import waiting
 from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
-from games.feed.selectors import FeedViewer, feed_page
+from games.feed.selectors import FeedPage, FeedViewer, GameRead, game_read
 from tests.asgi_scope import http_scope
 from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
 
@@ -71,7 +72,10 @@ def _long_poll_setup(make_user: Callable[..., User]) -> LongPoll:
     )
 
 
-def test_parked_long_polls_hold_no_thread_and_all_wake(make_user: Callable[..., User]) -> None:
+def test_parked_long_polls_hold_no_thread_and_all_wake(
+    make_user: Callable[..., User], settings: Any
+) -> None:
+    settings.MAX_OPEN_FEEDS_PER_USER = PARKED  # one user parks them all
     poll = _long_poll_setup(make_user)
     table, version, token, app, path = poll.table, poll.version, poll.token, poll.app, poll.path
 
@@ -128,20 +132,26 @@ def test_a_long_poll_held_past_a_logout_answers_401(
     assert "events" not in body
 
 
-def test_watchers_woken_by_one_event_share_their_reads_but_never_across_seats(
+def test_watchers_woken_by_one_event_share_one_read_and_one_redaction_per_seat(
     make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     poll = _long_poll_setup(make_user)
     spectators = [access_token_issue(user=make_user()) for _ in range(PARKED)]
     players = {seat: access_token_issue(user=user) for seat, user in poll.table.players.items()}
-    reads: list[int | None] = []
-    counted = feed_page
+    reads: list[int] = []
+    redactions: list[int | None] = []
+    counted_read, counted_page = game_read, GameRead._page
 
-    def counting(viewer: FeedViewer, *, after: int, limit: int) -> Any:
-        reads.append(viewer.seat)
-        return counted(viewer, after=after, limit=limit)
+    def counting_read(game_id: UUID, *, after: int, limit: int) -> GameRead:
+        reads.append(after)
+        return counted_read(game_id, after=after, limit=limit)
 
-    monkeypatch.setattr(waiting, "feed_page", counting)
+    def counting_page(read: GameRead, seat: int | None) -> FeedPage:
+        redactions.append(seat)
+        return counted_page(read, seat)
+
+    monkeypatch.setattr(waiting, "game_read", counting_read)
+    monkeypatch.setattr(GameRead, "_page", counting_page)
     query = f"after={poll.version}&wait=20"
 
     async def scenario() -> list[tuple[int, Any]]:
@@ -151,19 +161,20 @@ def test_watchers_woken_by_one_event_share_their_reads_but_never_across_seats(
         ]
         await asyncio.sleep(2.0)  # all parked
         reads.clear()
+        redactions.clear()
         await sync_to_async(play_random)(poll.table, 1, seed=3)
         return await asyncio.gather(*polls)
 
     answers = run_closing_connections(scenario)
 
     assert {status for status, _ in answers} == {200}
-    # One read per viewpoint (spectators, then each seat) or little more, not one a watcher.
-    assert reads.count(None) <= 3
-    assert sorted(seat for seat in reads if seat is not None)[:4] == [0, 1, 2, 3]
-    assert len(reads) <= 12
+    # One read for every watcher (or little more), and each seat's page redacted once a read.
+    assert 1 <= len(reads) <= 3
+    assert sorted(redactions, key=str) == sorted([0, 1, 2, 3, None] * len(reads), key=str)
     # Each player got the page of their own seat, as if it had read alone.
-    for (_, body), seat in zip(answers[PARKED:], players, strict=True):
-        alone = feed_page(
-            FeedViewer(game_id=poll.table.game_id, seat=seat), after=poll.version, limit=100
+    for (_, body), (seat, user) in zip(answers[PARKED:], poll.table.players.items(), strict=True):
+        alone = game_read(poll.table.game_id, after=poll.version, limit=100).page_for(
+            FeedViewer(game_id=poll.table.game_id, user_id=user.pk)
         )
+        assert alone.seat == seat
         assert body["events"] == json.loads(json.dumps(alone.events, default=str))

@@ -5,7 +5,6 @@ test database; tests commit their data (transactional) so that it sees them, and
 event appended here reaches the server's listener through PostgreSQL NOTIFY.
 """
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,8 +13,8 @@ import httpx
 import pytest
 
 from accounts.models import User
-from accounts.services import access_token_issue
 from tests.games.feed_support import (
+    Background,
     Table,
     foreign_cards_seen,
     parse_sse,
@@ -24,19 +23,18 @@ from tests.games.feed_support import (
     secret_cards_by_seq,
     sse_events,
 )
-from tests.live_server import live_server
+from tests.live_server import LiveServer, live_server
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 # Generous bounds: a working wakeup answers in milliseconds, a broken one only at these.
 LONG_POLL_SECONDS = 20
-HTTP_TIMEOUT = 30.0
 
 
 @pytest.fixture(scope="module")
-def base_url(django_db_setup: None) -> Iterator[str]:
-    with live_server() as url:
-        yield url
+def server(django_db_setup: None) -> Iterator[LiveServer]:
+    with live_server() as started:
+        yield started
 
 
 @pytest.fixture
@@ -46,39 +44,13 @@ def table(make_user: Callable[..., User]) -> Table:
     return table
 
 
-def _client(base_url: str, user: User) -> httpx.Client:
-    token = access_token_issue(user=user)
-    return httpx.Client(
-        base_url=base_url, headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT
-    )
-
-
-class _Background:
-    """A call run in a thread, timed, whose result the test collects later."""
-
-    def __init__(self, call: Callable[[], Any]) -> None:
-        self.result: Any = None
-        self.seconds = 0.0
-
-        def run() -> None:
-            started = time.monotonic()
-            self.result = call()
-            self.seconds = time.monotonic() - started
-
-        self._thread = threading.Thread(target=run)
-        self._thread.start()
-
-    def join(self) -> Any:
-        self._thread.join(HTTP_TIMEOUT + 5)
-        assert not self._thread.is_alive()
-        return self.result
-
-
-def test_long_polls_of_every_seat_return_with_the_new_event(base_url: str, table: Table) -> None:
+def test_long_polls_of_every_seat_return_with_the_new_event(
+    server: LiveServer, table: Table
+) -> None:
     version = play_random(table, 0)
-    clients = {seat: _client(base_url, user) for seat, user in table.players.items()}
+    clients = {seat: server.client(user) for seat, user in table.players.items()}
     polls = {
-        seat: _Background(
+        seat: Background(
             lambda client=client: client.get(  # type: ignore[misc]
                 f"/api/v1/games/{table.game_id}/events",
                 params={"after": version, "wait": LONG_POLL_SECONDS},
@@ -100,12 +72,12 @@ def test_long_polls_of_every_seat_return_with_the_new_event(base_url: str, table
 
 
 def test_a_long_poll_with_nothing_new_returns_an_empty_page_after_its_wait(
-    base_url: str, table: Table
+    server: LiveServer, table: Table
 ) -> None:
     version = play_random(table, 0)
     started = time.monotonic()
 
-    response = _client(base_url, table.players[0]).get(
+    response = server.client(table.players[0]).get(
         f"/api/v1/games/{table.game_id}/events", params={"after": version, "wait": 1}
     )
 
@@ -137,10 +109,10 @@ def _read_stream_until(
 
 
 def test_a_stream_resumes_after_last_event_id_and_delivers_new_events(
-    base_url: str, table: Table
+    server: LiveServer, table: Table
 ) -> None:
     version = play_random(table, 0)
-    client = _client(base_url, table.players[3])
+    client = server.client(table.players[3])
 
     events = _read_stream_until(
         client,
@@ -158,7 +130,7 @@ def test_a_stream_resumes_after_last_event_id_and_delivers_new_events(
 
 
 def test_a_whole_game_streams_to_each_seat_without_another_seats_cards(
-    base_url: str, make_user: Callable[..., User]
+    server: LiveServer, make_user: Callable[..., User]
 ) -> None:
     table = seated_table(make_user, target=1)
     version = play_random(table, 400)
@@ -166,7 +138,7 @@ def test_a_whole_game_streams_to_each_seat_without_another_seats_cards(
 
     for seat, user in table.players.items():
         # The stream closes by itself after game_finished.
-        response = _client(base_url, user).get(f"/api/v1/games/{table.game_id}/stream")
+        response = server.client(user).get(f"/api/v1/games/{table.game_id}/stream")
         events = sse_events(parse_sse(response.text))
 
         assert events[-1]["type"] == "game_finished"
@@ -175,11 +147,11 @@ def test_a_whole_game_streams_to_each_seat_without_another_seats_cards(
 
 
 def test_reconnecting_to_a_finished_game_seen_to_its_end_is_a_204(
-    base_url: str, make_user: Callable[..., User]
+    server: LiveServer, make_user: Callable[..., User]
 ) -> None:
     table = seated_table(make_user, target=1)
     version = play_random(table, 400)
-    client = _client(base_url, table.players[0])
+    client = server.client(table.players[0])
     url = f"/api/v1/games/{table.game_id}/stream"
 
     assert client.get(url, headers={"Last-Event-ID": str(version)}).status_code == 204

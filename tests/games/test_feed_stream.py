@@ -22,7 +22,7 @@ WAIT_SECONDS = 20.0
 def viewer(make_user: Callable[..., User]) -> FeedViewer:
     table = seated_table(make_user)
     play_random(table, 3)
-    return FeedViewer(game_id=table.game_id, seat=0)
+    return FeedViewer(game_id=table.game_id, user_id=table.players[0].pk)
 
 
 async def _frames_until(stream: AsyncIterator[bytes], wanted: bytes) -> list[bytes]:
@@ -41,7 +41,7 @@ def test_a_silent_stream_sends_keepalive_comments(
     monkeypatch.setattr(waiting, "KEEPALIVE_SECONDS", 0.2)
 
     async def scenario() -> list[bytes]:
-        stream = waiting.event_stream(viewer, after=4)
+        stream = waiting.event_stream(viewer, after=4, seat=0)
         try:
             return await _frames_until(stream, b": keep-alive")
         finally:
@@ -55,7 +55,7 @@ def test_a_silent_stream_sends_keepalive_comments(
 
 def test_a_client_leaving_the_stream_leaves_no_waiter_behind(viewer: FeedViewer) -> None:
     async def scenario() -> dict[str, object]:
-        stream = waiting.event_stream(viewer, after=0)
+        stream = waiting.event_stream(viewer, after=0, seat=0)
         reader = asyncio.create_task(_frames_until(stream, b"never sent"))
         await asyncio.sleep(0.5)
         reader.cancel()  # what the ASGI handler does when the client disconnects
@@ -73,7 +73,7 @@ def test_a_long_poll_on_a_finished_game_does_not_wait(
 ) -> None:
     table = seated_table(make_user, target=1)
     version = play_random(table, 400)
-    viewer = FeedViewer(game_id=table.game_id, seat=None)
+    viewer = FeedViewer(game_id=table.game_id, user_id=make_user().pk)
 
     async def scenario() -> tuple[float, int]:
         loop = asyncio.get_running_loop()
@@ -96,10 +96,12 @@ def test_a_stream_ends_when_its_token_stops_being_valid(
     version = play_random(table, 2)
     token = access_token_issue(user=table.players[0])
     access_token = AccessToken.objects.get(digest=token_digest(token))
-    viewer = FeedViewer(game_id=table.game_id, seat=0, token_id=access_token.pk)
+    viewer = FeedViewer(
+        game_id=table.game_id, user_id=table.players[0].pk, token_id=access_token.pk
+    )
 
     async def scenario() -> list[bytes]:
-        stream = waiting.event_stream(viewer, after=version)
+        stream = waiting.event_stream(viewer, after=version, seat=0)
         frames = await _frames_until(stream, b": keep-alive")  # served while signed in
         await sync_to_async(access_token.delete)()  # logout
         await sync_to_async(play_random)(table, 1, seed=3)

@@ -1,0 +1,126 @@
+"""How many feeds a user holds open, counted across every server process.
+
+Each user has `MAX_OPEN_FEEDS_PER_USER` slots, cache keys `feed-slot:<user id>:<n>`.
+A stream or a held long-poll first takes a free slot with `cache.add` (one atomic
+`SET NX` on Redis) under a random holder id and a lifetime of `LEASE_SECONDS`; a stream
+renews its slot while it runs; the feed gives it back when it ends. A process killed
+with feeds open cannot give theirs back: those slots lapse by themselves. Only the
+cache's public API is used, so any shared backend works (the embedded file cache is
+shared by the processes of one machine, though its `add` is not atomic).
+"""
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncGenerator, AsyncIterator
+from types import TracebackType
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
+
+# Longer than the longest long-poll (30 s): a held poll never needs to renew.
+LEASE_SECONDS = 45
+# A stream renews when it sends something this long after its last renewal; it sends at
+# least every 15 s (its keep-alive), so renewals are at most 25 s apart.
+RENEW_SECONDS = 10.0
+
+
+class TooManyFeeds(Exception):  # noqa: N818 (a refusal, not a failure of the code)
+    """Every slot of the user is held by an open feed."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"At most {limit} feeds may be open at once; close one first.")
+        self.limit = limit
+        # The longest a slot stays taken by a feed that is gone without saying so.
+        self.retry_after = LEASE_SECONDS
+
+
+class FeedSlot:
+    """One slot held by one open feed, given back when the `async with` block ends,
+    unless the block handed it to a stream (`hand_over`) that outlives it."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.holder = secrets.token_hex(16)
+        self._handed_over = False
+        self._released = False
+
+    def hand_over(self, frames: AsyncGenerator[bytes, None]) -> "SlotHoldingFrames":
+        self._handed_over = True
+        return SlotHoldingFrames(frames, self)
+
+    async def __aenter__(self) -> "FeedSlot":
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if not self._handed_over:
+            await _release(self)
+
+    def renew(self) -> bool:
+        """Extend the lease; False when it lapsed and another feed has the slot now."""
+        if cache.get(self.key) == self.holder:
+            return cache.touch(self.key, LEASE_SECONDS)
+        return cache.add(self.key, self.holder, timeout=LEASE_SECONDS)
+
+    def release(self) -> None:
+        """Give the slot back (once; a lapsed lease someone else took is left alone)."""
+        if self._released:
+            return
+        self._released = True
+        if cache.get(self.key) == self.holder:
+            cache.delete(self.key)
+
+
+class SlotHoldingFrames:
+    """A stream's frames for `StreamingHttpResponse`, holding its slot: renewed while
+    frames go out, given back when Django closes the response, which it does however
+    the stream ended (the client gone included) and even if it never started."""
+
+    def __init__(self, frames: AsyncGenerator[bytes, None], slot: FeedSlot) -> None:
+        self._frames = frames
+        self._slot = slot
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        loop = asyncio.get_running_loop()
+        renewed_at = loop.time()
+        async with contextlib.aclosing(self._frames) as frames:
+            async for frame in frames:
+                if loop.time() - renewed_at >= RENEW_SECONDS:
+                    if not await _renew(self._slot):
+                        return  # over the cap now: end; the reconnection competes for a slot
+                    renewed_at = loop.time()
+                yield frame
+
+    def close(self) -> None:
+        self._slot.release()
+
+
+def _take(user_id: int, limit: int) -> FeedSlot | None:
+    keys = [f"feed-slot:{user_id}:{number}" for number in range(limit)]
+    held = cache.get_many(keys)
+    for key in keys:
+        if key not in held:
+            slot = FeedSlot(key)
+            if cache.add(key, slot.holder, timeout=LEASE_SECONDS):
+                return slot
+    return None
+
+
+_take_async = sync_to_async(_take)
+_renew = sync_to_async(FeedSlot.renew)
+_release = sync_to_async(FeedSlot.release)
+
+
+async def feed_slot_take(user_id: int) -> FeedSlot:
+    """A free slot of the user's, or `TooManyFeeds`."""
+    limit = settings.MAX_OPEN_FEEDS_PER_USER
+    slot = await _take_async(user_id, limit)
+    if slot is None:
+        raise TooManyFeeds(limit)
+    return slot
