@@ -1,4 +1,4 @@
-"""The production server (bench.load_bench.server_command, one worker) in a subprocess
+"""The production server (bench.load_server.server_command, one worker) in a subprocess
 on a free loopback port, reading the test database: for tests that need a real server.
 
 Tests using it commit their data (transactional) so that the server sees them.
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from django.db import connection
 
-from bench.load_bench import ROOT, free_port, server_command, wait_until_serving
+from bench.load_server import ROOT, free_port, server_command, wait_until_serving
 
 
 def _database_url() -> str:
