@@ -11,7 +11,10 @@ CROWD_OVER_ONE = 3.0
 
 
 def _ms_per(seconds: float | None, count: int) -> str:
-    return "n/a" if seconds is None or not count else f"{1000 * seconds / count:.1f} ms"
+    # PostgreSQL's is a sum over its processes now: one that exits takes its CPU with it
+    if seconds is None or seconds < 0 or not count:
+        return "n/a"
+    return f"{1000 * seconds / count:.1f} ms"
 
 
 def print_phase(result: PhaseResult, think: float) -> None:
