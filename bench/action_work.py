@@ -5,12 +5,9 @@ make, with or without the stack around them. Needs Django set up."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import random
 import secrets
-import subprocess
 import time
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -20,19 +17,9 @@ from uuid import UUID
 from accounts.services import access_token_issue, user_register
 from belote_project.asgi import application
 from belote_project.throttling import ScopedRedisRateThrottle
-from bench.load_bench import PASSWORD, cpu_ticks
+from bench.load_server import PASSWORD, postgres_cpu_seconds
 from games import rules, selectors, services, store
 from games.feed.events import visible_events
-
-
-def postgres_cpu_seconds() -> float | None:
-    """CPU seconds used so far by the local PostgreSQL server's processes (None: unknown)."""
-    found = subprocess.run(["pgrep", "postgres"], capture_output=True, text=True, check=False)
-    ticks = 0
-    for pid in found.stdout.split():
-        with contextlib.suppress(OSError):  # a process that has just exited
-            ticks += cpu_ticks(pid)
-    return ticks / os.sysconf("SC_CLK_TCK") if ticks else None
 
 
 def cost_ms(run: Callable[[], object], count: int, rounds: int = 3) -> tuple[float, float | None]:

@@ -3,5 +3,6 @@ bench/ceiling.py. No migration creates it; the product never sees it."""
 
 CEILING_TABLE = "bench_row"
 CREATE_CEILING_TABLE = (
-    f"CREATE TABLE {CEILING_TABLE} (id bigserial PRIMARY KEY, user_id bigint NOT NULL)"
+    f"CREATE TABLE IF NOT EXISTS {CEILING_TABLE} "
+    "(id bigserial PRIMARY KEY, user_id bigint NOT NULL)"
 )

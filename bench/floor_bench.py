@@ -26,7 +26,7 @@ import os
 
 import django
 
-from bench.load_bench import prepare_database, server_environment
+from bench.load_server import prepare_database, server_environment
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.serving_bench [--app MODULE:APP] [--requests 2000]
                                             [--clients 1] [--worker-class CLASS]
 
-Starts the production command (bench.load_bench.server_command, one worker) against a
+Starts the production command (bench.load_server.server_command, one worker) against a
 fresh database of its own, signs one user up, then sends `--requests` authenticated
 `GET /api/v1/me` (the token lookup, DRF, the middleware chain: little beyond the
 stack) from `--clients` concurrent keep-alive clients, and prints the server's CPU
@@ -25,7 +25,7 @@ import time
 import httpx
 import psycopg
 
-from bench.load_bench import (
+from bench.load_server import (
     PASSWORD,
     POSTGRES,
     POSTGRES_URL,

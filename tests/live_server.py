@@ -1,4 +1,4 @@
-"""The production server (bench.load_bench.server_command, one worker) in a subprocess
+"""The production server (bench.load_server.server_command, one worker) in a subprocess
 on a free loopback port, reading the test database: for tests that need a real server.
 
 Tests using it commit their data (transactional) so that the server sees them, and their
@@ -19,7 +19,7 @@ from django.db import connection
 
 from accounts.models import User
 from accounts.services import access_token_issue
-from bench.load_bench import ROOT, free_port, server_command, wait_until_serving
+from bench.load_server import ROOT, free_port, server_command, wait_until_serving
 
 # Generous: a working server answers in milliseconds, a broken one only at these.
 HTTP_TIMEOUT = 30.0

@@ -1,13 +1,20 @@
 """The benchmarks' harnesses play real games through the public APIs."""
 
+import asyncio
 import random
 
 import pytest
+from django.db import connection
 from django.urls import Resolver404, resolve
 
 from bench import action_work, instructions_bench, rules_bench
+from bench.ceiling_table import CREATE_CEILING_TABLE
+from bench.load_bench import run_all
+from bench.load_feed import TurnTracker
+from bench.load_phase import PhaseSpec, Timing
 from games import rules
 from games.models import Game
+from tests.live_server import live_server
 
 
 def test_a_benchmark_game_records_every_event_and_counts_its_hands() -> None:
@@ -42,3 +49,47 @@ def test_the_yardstick_endpoint_is_routed_only_by_the_benchmarks_urls() -> None:
         resolve("/api/v1/bench/insert")
     assert resolve("/api/v1/bench/insert", urlconf="bench.urls").url_name == "bench-insert"
     assert resolve("/api/v1/games", urlconf="bench.urls").url_name == "games"
+
+
+def test_the_load_players_turn_tracker_names_the_engines_turn_after_every_append() -> None:
+    seeds = rules_bench.SEEDS
+    for game in range(3):
+        chooser, tracker = random.Random(game), TurnTracker()
+        start = rules.StartGame(seeds[game], seeds[game + 100])
+        state, batch, step = rules.new_game(), rules.decide(rules.new_game(), start), 0
+        while True:
+            for event in batch:
+                state = rules.apply(state, event)
+                wire = rules.event_to_dict(event)
+                tracker.see({"type": wire["type"], "data": wire})
+            if state.phase == "finished":
+                break
+            assert tracker.turn == state.turn
+            action = rules.parse_action(chooser.choice(rules.legal_actions(state, state.turn)))
+            step += 1
+            batch = rules.decide(state, rules.PlayerAction(state.turn, action, seeds[step % 997]))
+        assert tracker.turn is None
+
+
+@pytest.mark.parametrize("sse", [False, True], ids=["long-poll", "sse"])
+@pytest.mark.django_db(transaction=True)
+def test_the_load_loop_plays_and_every_follower_gets_each_event_once(sse: bool) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(CREATE_CEILING_TABLE)
+    lifted = {
+        f"THROTTLE_{scope}": "1000000/min"
+        for scope in ("LOGIN", "REGISTER", "GAME_CREATE", "GAME_ACTIONS")
+    }
+    spec = PhaseSpec(tables=1, spectators=2, sse=sse)
+    timing = Timing(warmup=0.2, rate_seconds=1.0, seconds=2.0)
+    with live_server(DJANGO_SETTINGS_MODULE="bench.server_settings", **lifted) as server:
+        (result,) = asyncio.run(run_all(server.url, lambda: None, [spec], 0.05, timing, report=False))
+
+    tally, check = result.tally, result.check
+    assert tally.errors == []
+    assert tally.actions > 0
+    for latencies in (tally.posts, tally.views, tally.deliveries, tally.yardstick):
+        assert latencies
+    assert check.followers >= 6  # four seats and two spectators, for each game played
+    assert check.events > 0
+    assert check.mismatches == []

@@ -1,0 +1,81 @@
+"""The load benchmark's clock and tallies: a phase's windows and what its clients record."""
+
+import asyncio
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+
+import httpx
+
+
+class PhaseClock:
+    """A warm-up, then the rate window (game clients alone), then the measured window.
+
+    The rate window measures the game clients' request rate and the server's CPU per
+    action with nothing else running; the measured window adds the yardstick at that rate
+    and gives the latencies.
+    """
+
+    def __init__(self, warmup: float, rate_seconds: float, seconds: float) -> None:
+        self.rate_opens = time.monotonic() + warmup
+        self.opens = self.rate_opens + rate_seconds
+        self.closes = self.opens + seconds
+
+    def running(self) -> bool:
+        return time.monotonic() < self.closes
+
+    def in_rate_window(self, moment: float) -> bool:
+        return self.rate_opens <= moment < self.opens
+
+    def inside(self, moment: float) -> bool:
+        return self.opens <= moment < self.closes
+
+    async def until(self, moment: float) -> None:
+        await asyncio.sleep(max(0.0, moment - time.monotonic()))
+
+
+def percentile_ms(latencies: list[float], share: float) -> float:
+    """The `share` quantile of `latencies` (seconds) in ms (nearest rank); nan if empty."""
+    if not latencies:
+        return float("nan")
+    ordered = sorted(latencies)
+    return 1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+@dataclass
+class Tally:
+    """Everything one phase's clients record; latencies in seconds."""
+
+    posts: list[float] = field(default_factory=list)
+    views: list[float] = field(default_factory=list)
+    deliveries: list[float] = field(default_factory=list)
+    yardstick: list[float] = field(default_factory=list)
+    rate_window_requests: int = 0  # POSTs and view GETs started in the rate window
+    rate_window_actions: int = 0
+    actions: int = 0  # POSTs answered 201 that started in the measured window
+    conflicts: int = 0  # 409 version_conflict, each followed by a resync
+    errors: list[str] = field(default_factory=list)
+    views_off_turn: int = 0  # view GETs that found it was not the seat's turn after all
+    games_finished: int = 0
+
+    async def timed(
+        self, clock: PhaseClock, into: list[float], request: Awaitable[httpx.Response]
+    ) -> httpx.Response:
+        """Await a POST or view GET; record its latency if it started in the measured window."""
+        started = time.monotonic()
+        response = await request
+        if clock.inside(started):
+            into.append(time.monotonic() - started)
+        elif clock.in_rate_window(started):
+            self.rate_window_requests += 1
+        return response
+
+    def count_action(self, clock: PhaseClock, started: float) -> None:
+        """Count an action (a POST answered 201) that started in one of the windows."""
+        self.actions += clock.inside(started)
+        self.rate_window_actions += clock.in_rate_window(started)
+
+    def error(self, what: str) -> None:
+        if len(self.errors) < 1000:
+            self.errors.append(what)
+
