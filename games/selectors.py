@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -12,8 +12,7 @@ from uuid import UUID
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
-from accounts.models import AccessToken, User
-from accounts.selectors import access_token_of, access_token_statement
+from accounts.models import User
 from belote_project.rows import ModelColumns, Statement, param, read_together, table
 from games import event_store, rules
 from games.models import Game, GameStatus, Seat
@@ -85,37 +84,11 @@ class TableState:
 
 
 def table_state(game_id: UUID) -> TableState:
-    """`game_table` and `event_store.load` of a game, in one round trip."""
-    read = TableStateRead(game_id)
-    return read.result(read_together(read.statements()))
-
-
-class TableStateRead:
-    """`table_state` as statements to read along with others (the bearer token's, see
-    accounts/authentication.py), then the state from their rows."""
-
-    def __init__(self, game_id: UUID) -> None:
-        self._game_id = game_id
-        self._load = event_store.LoadRead.of(game_id)
-
-    def statements(self) -> list[Statement]:
-        return [game_table_statement(self._game_id), self._load.statement()]
-
-    def result(self, rows: Sequence[Sequence[Sequence[Any]]]) -> TableState:
-        """Rows of `statements`, in order; GameNotFoundError if there is no such game."""
-        table_rows, load_rows = rows
-        game, seats = game_table_of(table_rows)
-        return TableState(game=game, seats=seats, loaded=self._load.result(load_rows))
-
-
-def access_token_and_table_state(
-    *, token: str, game_id: UUID
-) -> tuple[AccessToken | None, Callable[[], TableState]]:
-    """The bearer token's record and, from the same round trip, the game's `table_state`
-    (deferred: it raises GameNotFoundError only when called, after authentication)."""
-    read = TableStateRead(game_id)
-    token_rows, *rows = read_together([access_token_statement(token=token), *read.statements()])
-    return access_token_of(token_rows), lambda: read.result(rows)
+    """`game_table` and `event_store.load` of a game, in one round trip; GameNotFoundError."""
+    load = event_store.LoadRead.of(game_id)
+    table_rows, load_rows = read_together([game_table_statement(game_id), load.statement()])
+    game, seats = game_table_of(table_rows)
+    return TableState(game=game, seats=seats, loaded=load.result(load_rows))
 
 
 def seat_of(seats: Iterable[Seat], user: User) -> int | None:

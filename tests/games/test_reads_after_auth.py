@@ -1,125 +1,125 @@
-"""The hot game endpoints read the game in the bearer token's round trip
-(games/api/views.py `_TableReadWithToken`): they answer exactly as reading it apart does."""
+"""The game endpoints read the game only once authentication, permissions and throttles
+have let the request through: authentication reads the bearer token and its user, and
+nothing of a game (accounts/authentication.py)."""
 
 from __future__ import annotations
 
-import random
+import re
 import uuid
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
 
 from belote_project.rows import read_together
 from games import event_store
-from games.api.views import _TableReadWithToken
-from tests.games.helpers import GAMES, create_table, pick
+from tests.games.helpers import GAMES, create_table, stored
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-_ANSWER_HEADERS = ("Content-Type", "ETag", "Cache-Control", "Vary", "WWW-Authenticate")
+_GAME_TABLE = re.compile(r"\bgames_\w+")
 
 
-@pytest.fixture(params=["with_token", "apart"])
-def reading(request, monkeypatch):
-    """Run the test with the reads in the token's round trip, and with them read apart."""
-    if request.param == "apart":
-        monkeypatch.delattr(_TableReadWithToken, "access_token_with_reads")
-    return request.param
+def _game_tables(queries: CaptureQueriesContext) -> set[str]:
+    return {name for query in queries for name in _GAME_TABLE.findall(query["sql"])}
 
 
-def _answer(response):
-    headers = {name: response.get(name) for name in _ANSWER_HEADERS}
-    return response.status_code, headers, response.content
+def _accounts_only(query: dict[str, str]) -> bool:
+    return "accounts_accesstoken" in query["sql"] and not _GAME_TABLE.search(query["sql"])
 
 
-def _played(auth_client, seed):
-    """A fresh table with a few random actions played through the API; the answers."""
-    table = create_table([auth_client() for _ in range(4)])
-    rng, answers = random.Random(seed), []
-    for _ in range(12):
-        seat = table.view(0)["turn"]
-        view = table.view(seat)
-        response = table.act(seat, pick(rng, view), view["version"])
-        answers.append((view["legal_actions"], response.status_code))
-    return table, answers
+@pytest.fixture
+def table(auth_client):
+    return create_table([auth_client() for _ in range(4)])
 
 
-def test_views_and_actions_answer_the_same_either_way(auth_client, reading):
-    table, answers = _played(auth_client, seed=5)
-
-    assert all(status == 201 for _, status in answers)
-    # Every seat and a spectator see the same thing whichever way the game was read.
-    for seat in range(4):
-        assert table.view(seat)["seat"] == seat
-    spectator = auth_client().get(table.url)
-    assert spectator.status_code == 200
-    assert spectator.json()["seat"] is None
+def _turn(table):
+    seat = table.view(0)["turn"]
+    return seat, table.view(seat)
 
 
 @pytest.mark.parametrize(
-    "case",
-    ["views", "bad_token", "unknown_game", "bad_token_unknown_game", "not_modified", "stale"],
+    ("authorization", "code", "queries"),
+    [
+        (None, "not_authenticated", 0),
+        ("Bearer", "malformed_token", 0),
+        ("Bearer blt_not-a-real-token", "invalid_token", 1),
+    ],
 )
-def test_errors_and_caching_answer_the_same_either_way(auth_client, monkeypatch, case):
-    table = create_table([auth_client() for _ in range(4)])
-    seat = table.view(0)["turn"]
-    view = table.view(seat)
-    etag = table.clients[seat].get(table.url)["ETag"]
-    bad = APIClient(headers={"Authorization": "Bearer blt_not-a-real-token"})
-    unknown = f"{GAMES}/{uuid.uuid4()}"
-    spectator = auth_client()
-    requests = {
-        "views": lambda: (
-            *(client.get(table.url) for client in table.clients),
-            spectator.get(table.url),
-        ),
-        "bad_token": lambda: (bad.get(table.url), bad.post(f"{table.url}/actions", {}, "json")),
-        "unknown_game": lambda: (
-            table.clients[seat].get(unknown),
-            table.clients[seat].post(
-                f"{unknown}/actions", {"action": {"type": "pass"}, "expected_version": 1}, "json"
-            ),
-        ),
-        "bad_token_unknown_game": lambda: (bad.get(unknown), bad.post(f"{unknown}/actions")),
-        "not_modified": lambda: (
-            table.clients[seat].get(table.url, headers={"If-None-Match": etag}),
-        ),
-        "stale": lambda: (table.act(seat, view["legal_actions"][0], view["version"] - 1),),
-    }
-    with_token = [_answer(response) for response in requests[case]()]
-    monkeypatch.delattr(_TableReadWithToken, "access_token_with_reads")
-    apart = [_answer(response) for response in requests[case]()]
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unauthenticated_request_reads_no_game_table(
+    table, method, authorization, code, queries
+):
+    client = APIClient(headers={} if authorization is None else {"Authorization": authorization})
+    path = table.url if method == "get" else f"{table.url}/actions"
+    with CaptureQueriesContext(connection) as reads:
+        response = getattr(client, method)(path)
 
-    assert with_token == apart
-    expected = {
-        "views": 200,
-        "bad_token": 401,
-        "unknown_game": 404,
-        "bad_token_unknown_game": 401,
-        "not_modified": 304,
-        "stale": 409,
-    }[case]
-    assert {status for status, _, _ in with_token} == {expected}
+    assert response.status_code == 401
+    assert response.json()["code"] == code
+    assert len(reads) == queries
+    assert all(_accounts_only(query) for query in reads)
+    assert _game_tables(reads) == set()
 
 
-def test_a_view_is_one_statement_and_an_action_two(auth_client):
-    table = create_table([auth_client() for _ in range(4)])
+def test_a_throttled_action_reads_no_game_table(table, monkeypatch):
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "game_actions", "1/min")
+    seat, view = _turn(table)
+    assert table.act(seat, view["legal_actions"][0], view["version"]).status_code == 201
+    events = stored(table.game_id, "seq")
+
+    with CaptureQueriesContext(connection) as reads:
+        refused = table.act(seat, view["legal_actions"][0], view["version"] + 1)
+
+    assert refused.status_code == 429
+    assert len(reads) == 1
+    assert _accounts_only(reads[0])
+    assert stored(table.game_id, "seq") == events
+
+
+def test_a_view_reads_the_token_then_the_game(table):
     seat = table.view(0)["turn"]
     with CaptureQueriesContext(connection) as reads:
         view = table.view(seat)
+
+    assert view["seat"] == seat
+    assert len(reads) == 2
+    assert _accounts_only(reads[0])
+    # the game with its seats and the events after the known state, in one round trip
+    assert {"games_game", "games_seat", "games_gameevent"} <= set(
+        _GAME_TABLE.findall(reads[1]["sql"])
+    )
+
+
+def test_an_action_reads_the_token_then_the_game_then_appends(table):
+    seat, view = _turn(table)
     with CaptureQueriesContext(connection) as acting:
         response = table.act(seat, view["legal_actions"][0], view["version"])
 
     assert response.status_code == 201
-    assert len(reads) == 1  # the token, the game with its seats, the events after the known
-    assert len(acting) == 2  # the same read, then the append
-    assert acting[1]["sql"].startswith("WITH moved AS (UPDATE")
+    assert len(acting) == 3
+    assert _accounts_only(acting[0])
+    assert "games_game" in acting[1]["sql"]
+    assert acting[1]["sql"].startswith("SELECT")
+    assert acting[2]["sql"].startswith("WITH moved AS (UPDATE")
 
 
-def test_reading_together_gives_each_statements_rows(auth_client, monkeypatch):
-    table = create_table([auth_client() for _ in range(4)])
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unknown_game_is_404_after_the_token_and_one_game_read(auth_client, method):
+    client = auth_client()
+    path = f"{GAMES}/{uuid.uuid4()}" + ("" if method == "get" else "/actions")
+    body = {"action": {"type": "pass"}, "expected_version": 1} if method == "post" else None
+    with CaptureQueriesContext(connection) as reads:
+        response = getattr(client, method)(path, body, format="json")
+
+    assert response.status_code == 404
+    assert len(reads) == 2
+    assert _accounts_only(reads[0])
+
+
+def test_reading_together_gives_each_statements_rows(table, monkeypatch):
     game_id = uuid.UUID(table.game_id)
     statements = [
         ("SELECT seq FROM games_gameevent WHERE game_id = %s ORDER BY seq", [game_id]),
