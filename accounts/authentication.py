@@ -1,12 +1,8 @@
 """``Authorization: Bearer <token>`` authentication against hashed access tokens.
 
-A view that knows which rows it will read can have them read in the token's round trip:
-it defines a method `access_token_with_reads(token)`, which must return what
-`access_token_find` would and may keep the other rows for its handler. Whether the token
-is valid is decided here all the same, before any handler runs.
+Like DRF's TokenAuthentication: one lookup of the token with its user, nothing else. What
+a view reads, it reads in its handler, once permissions and throttles have let it run.
 """
-
-from collections.abc import Callable
 
 from django.http import HttpRequest
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -33,10 +29,7 @@ class BearerTokenAuthentication(BaseAuthentication):
             token = parts[1].decode("ascii")
         except UnicodeDecodeError as error:
             raise AuthenticationFailed("The token is not ASCII.", code="malformed_token") from error
-        view = (request.parser_context or {}).get("view")
-        reads: Callable[[str], AccessToken | None] | None
-        reads = getattr(view, "access_token_with_reads", None)
-        access_token = access_token_find(token=token) if reads is None else reads(token)
+        access_token = access_token_find(token=token)
         if access_token is None:
             raise AuthenticationFailed(
                 "The token is invalid, expired or revoked.", code="invalid_token"

@@ -1,52 +1,27 @@
-"""Django's Redis cache, with its connection pools and clients shared by the whole process.
+"""django-redis's connection factory, with one Redis client per server for the process.
 
 Django keeps cache backends in an `asgiref.local.Local` that is not thread-critical: under
-ASGI each request's context builds its own `caches["default"]`, and Django's Redis client
-then its own connection pool, so every request opened a new TCP connection to Redis
-(connect + handshake: a third of the action throttle's cost). Here the pools live in this
-module, keyed by server URL and options, and so do the `redis.Redis` clients: Django's
-backend also built a client per cache call, filling a table of some 150 response callbacks
-each time. Pools and clients are thread-safe: each command takes a connection from the
-pool and gives it back.
+ASGI each request's context builds its own `caches["default"]`. django-redis already
+keeps its connection pools for the whole process (so no request opens a new TCP
+connection), but its factory builds a new `redis.Redis` client for each backend, so for
+each request: some 0.4 ms of CPU filling a table of ~150 response callbacks. This
+factory (django-redis's `CONNECTION_FACTORY` option) hands out one client per pool
+instead; a client is thread-safe, each command borrowing a connection from the pool.
 """
 
-import threading
 from typing import Any
 
-from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
-from django.core.cache.backends.redis import RedisCacheClient
+from django_redis.pool import ConnectionFactory
+from redis import Redis
 
-# (server URL, pool class, options) -> (pool, client), for the life of the process.
-_SHARED: dict[tuple[str, Any, str], tuple[Any, Any]] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-class _SharedClients(RedisCacheClient):
-    def _shared(self, write: bool) -> tuple[Any, Any]:
-        # Django's own pool choice (these attributes are not in its stubs).
-        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
-        server: str = self._servers[index]  # type: ignore[attr-defined]
-        pool_class: Any = self._pool_class  # type: ignore[attr-defined]
-        options: dict[str, Any] = self._pool_options  # type: ignore[attr-defined]
-        key = (server, pool_class, repr(sorted(options.items())))
-        shared = _SHARED.get(key)
-        if shared is None:
-            with _SHARED_LOCK:
-                shared = _SHARED.get(key)
-                if shared is None:
-                    pool = pool_class.from_url(server, **options)
-                    client = self._client(connection_pool=pool)  # type: ignore[attr-defined]
-                    shared = _SHARED[key] = (pool, client)
-        return shared
-
-    def _get_connection_pool(self, write: bool) -> Any:
-        return self._shared(write)[0]
-
-    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        return self._shared(write)[1]
+# server URL (django-redis keys its pools by it) -> the client of that pool
+_CLIENTS: dict[str, Redis] = {}
 
 
-class RedisCache(DjangoRedisCache):
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        self._class = _SharedClients
+class SharedClientConnectionFactory(ConnectionFactory):
+    def get_connection(self, params: dict[str, Any]) -> Redis:
+        client = _CLIENTS.get(params["url"])
+        if client is None:
+            # Two threads may both build one here; the first stored is kept.
+            client = _CLIENTS.setdefault(params["url"], super().get_connection(params))
+        return client

@@ -140,7 +140,11 @@ REDIS_URL = env_str("REDIS_URL", CELERY_BROKER_URL if _broker_is_redis else "")
 # Throttle counters must be shared by every web process, so never a per-process cache.
 CACHES: dict[str, dict[str, Any]] = {
     "default": (
-        {"BACKEND": "belote_project.cache.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"CONNECTION_FACTORY": "belote_project.cache.SharedClientConnectionFactory"},
+        }
         if REDIS_URL
         else {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

@@ -7,17 +7,16 @@ same history. On the Redis cache, `ScopedRedisRateThrottle` keeps the history as
 list and trims, counts and records in one Lua script: one round trip, atomic. The rule is
 DRF's: at most `num_requests` in any `duration` seconds, and a refused caller is told to
 wait until the oldest request in the window leaves it. Other caches (the development
-fallback) get DRF's own code.
+fallback) get DRF's own code. The Redis client is django-redis's public
+`get_redis_connection`, the key the cache's public `make_key`.
 """
 
-from typing import Any
-
 from django.core.cache import caches
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
-
-from belote_project.cache import RedisCache
 
 # KEYS[1]: the history, newest first. ARGV: now, window (s), limit.
 # Returns nil when the request is let through (and recorded), else the oldest time kept.
@@ -36,15 +35,6 @@ redis.call('LPUSH', key, ARGV[1])
 redis.call('EXPIRE', key, window)
 return nil
 """
-
-_scripts: dict[int, Any] = {}  # id of a Redis client (kept by the cache for good) -> script
-
-
-def _script(client: Any) -> Any:
-    script = _scripts.get(id(client))
-    if script is None:
-        script = _scripts[id(client)] = client.register_script(_SLIDING_WINDOW)
-    return script
 
 
 class ScopedRedisRateThrottle(ScopedRateThrottle):
@@ -66,11 +56,11 @@ class ScopedRedisRateThrottle(ScopedRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        key = store.make_key(self.key)
-        client = store._cache.get_client(key, write=True)
+        # The script runs by its digest (EVALSHA); Redis is sent its text only once.
+        script = get_redis_connection("default").register_script(_SLIDING_WINDOW)
         self.now = self.timer()
-        oldest = _script(client)(
-            keys=[key], args=[repr(self.now), self.duration, self.num_requests]
+        oldest = script(
+            keys=[store.make_key(self.key)], args=[repr(self.now), self.duration, self.num_requests]
         )
         if oldest is None:
             return True

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
+from accounts.selectors import access_token_find
 from accounts.services import access_token_issue, user_register
 from belote_project.asgi import application
 from belote_project.throttling import ScopedRedisRateThrottle
@@ -141,31 +142,23 @@ class ActionWork:
     def act(self) -> None:
         """The seat to play reads its view, then plays a random legal action."""
         game_id, turn = self._seat_to_play()
-        # GET: the token with the table, the view, its JSON
-        token, table = selectors.access_token_and_table_state(
-            token=self.tokens[turn], game_id=game_id
-        )
+        # GET: the token, then the table, the view, its JSON
+        token = access_token_find(token=self.tokens[turn])
         assert token is not None
-        read = table()
+        read = selectors.table_state(game_id)
         selectors.view_etag(read.game, read.seats)
         view, _ = selectors.game_view_for(
             game=read.game, user=token.user, seats=read.seats, loaded=read.loaded
         )
         json.dumps(view)
         action = self._chooser.choice(view["legal_actions"])
-        # POST: the same read, the throttle, the command, the answer's JSON
-        token, table = selectors.access_token_and_table_state(
-            token=self.tokens[turn], game_id=game_id
-        )
+        # POST: the token, the throttle, the command (its own read), the answer's JSON
+        token = access_token_find(token=self.tokens[turn])
         assert token is not None
         throttle = ScopedRedisRateThrottle()
         assert throttle.allow_request(SimpleNamespace(user=token.user), self._throttled_view)  # type: ignore[arg-type]
         result = services.game_act(
-            game_id=game_id,
-            user=token.user,
-            action=action,
-            expected_version=view["version"],
-            table=table(),
+            game_id=game_id, user=token.user, action=action, expected_version=view["version"]
         )
         events = visible_events(result.before, result.appended, result.seat)
         json.dumps({"events": events, "game": result.view})

@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 from uuid import UUID
 
-from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
-from accounts.models import AccessToken, User
-from accounts.selectors import access_token_of, access_token_statement
-from belote_project.rows import ModelColumns, Statement, param, read_together, table
+from accounts.models import User
 from games import rules, store
 from games.errors import GameNotFoundError
 from games.models import Game, GameStatus, Seat
 
 SEAT_COUNT = 4
-_GAME = ModelColumns(Game)
-_SEAT = ModelColumns(Seat)
-# Seats show their users' names: the rest of a user's columns is not read.
-_SEAT_USER = ModelColumns(User, ("id", "username"))
 
 
 def game_get(game_id: UUID) -> Game:
@@ -38,41 +30,9 @@ def table_seats(game: Game) -> list[Seat]:
 
 
 def game_table(game_id: UUID) -> tuple[Game, list[Seat]]:
-    """The game and its seats (with their users) in one query; the hot path of every play."""
-    sql, params = game_table_statement(game_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return game_table_of(cursor.fetchall())
-
-
-def game_table_statement(game_id: UUID) -> Statement:
-    """`game_table`'s statement, to read with others (rows.read_together)."""
-    return _game_table_sql(), [param(Game, "id", game_id)]
-
-
-def game_table_of(rows: Sequence[Sequence[Any]]) -> tuple[Game, list[Seat]]:
-    """The game and its seats from the rows of `game_table_statement`; GameNotFoundError."""
-    if not rows:
-        raise GameNotFoundError()
-    (game,) = _GAME.instances([rows[0][: _GAME.width]])
-    # A table nobody sits at yet has one row, of NULL seat and user columns.
-    seated = [row[_GAME.width :] for row in rows if row[_GAME.width] is not None]
-    seats = _SEAT.instances(row[: _SEAT.width] for row in seated)
-    for seat, row in zip(seats, seated, strict=True):
-        user_row = row[_SEAT.width :]
-        seat.user = None if user_row[0] is None else _SEAT_USER.instances([user_row])[0]
-        seat.game = game
-    return game, seats
-
-
-@cache
-def _game_table_sql() -> str:
-    return (
-        f"SELECT {_GAME.select('g')}, {_SEAT.select('s')}, {_SEAT_USER.select('u')} "  # noqa: S608
-        f"FROM {table(Game)} g LEFT JOIN {table(Seat)} s ON s.game_id = g.id "
-        f"LEFT JOIN {table(User)} u ON u.id = s.user_id "
-        "WHERE g.id = %s ORDER BY s.seat"
-    )
+    """The game and its seats (with their users); GameNotFoundError."""
+    game = game_get(game_id)
+    return game, table_seats(game)
 
 
 @dataclass(frozen=True)
@@ -85,36 +45,9 @@ class TableState:
 
 
 def table_state(game_id: UUID) -> TableState:
-    """`game_table` and `store.load` of a game, in one round trip."""
-    read = TableStateRead(game_id)
-    return read.result(read_together(read.statements()))
-
-
-class TableStateRead:
-    """`table_state` as statements to read along with others (the bearer token's, see
-    accounts/authentication.py), then the state from their rows."""
-
-    def __init__(self, game_id: UUID) -> None:
-        self._game_id = game_id
-
-    def statements(self) -> list[Statement]:
-        return [game_table_statement(self._game_id)]
-
-    def result(self, rows: Sequence[Sequence[Sequence[Any]]]) -> TableState:
-        """Rows of `statements`, in order; GameNotFoundError if there is no such game."""
-        (table_rows,) = rows
-        game, seats = game_table_of(table_rows)
-        return TableState(game=game, seats=seats, loaded=store.load(game.id))
-
-
-def access_token_and_table_state(
-    *, token: str, game_id: UUID
-) -> tuple[AccessToken | None, Callable[[], TableState]]:
-    """The bearer token's record and, from the same round trip, the game's `table_state`
-    (deferred: it raises GameNotFoundError only when called, after authentication)."""
-    read = TableStateRead(game_id)
-    token_rows, *rows = read_together([access_token_statement(token=token), *read.statements()])
-    return access_token_of(token_rows), lambda: read.result(rows)
+    """A game, its seats and its current state; GameNotFoundError."""
+    game, seats = game_table(game_id)
+    return TableState(game=game, seats=seats, loaded=store.load(game.id))
 
 
 def seat_of(seats: Iterable[Seat], user: User) -> int | None:

@@ -83,7 +83,9 @@ def test_the_load_loop_plays_and_every_follower_gets_each_event_once(sse: bool) 
     spec = PhaseSpec(tables=1, spectators=2, sse=sse)
     timing = Timing(warmup=0.2, rate_seconds=1.0, seconds=2.0)
     with live_server(DJANGO_SETTINGS_MODULE="bench.server_settings", **lifted) as server:
-        (result,) = asyncio.run(run_all(server.url, lambda: None, [spec], 0.05, timing, report=False))
+        (result,) = asyncio.run(
+            run_all(server.url, lambda: None, [spec], 0.05, timing, report=False)
+        )
 
     tally, check = result.tally, result.check
     assert tally.errors == []

@@ -1,12 +1,13 @@
-"""The Redis cache shares its pools and clients across the process (belote_project/cache.py)."""
+"""The Redis cache shares one client (and its pool) across the process
+(belote_project/cache.py), whichever context or thread asks."""
 
 import contextvars
 import threading
 
 import pytest
 from django.core.cache import caches
-
-from belote_project.cache import RedisCache
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
 
 pytestmark = pytest.mark.services
 
@@ -16,7 +17,7 @@ def _client_in_a_fresh_context():
     def client():
         store = caches["default"]
         assert isinstance(store, RedisCache)
-        return store, store._cache.get_client(write=True)
+        return store, get_redis_connection("default")
 
     return contextvars.Context().run(client)
 
@@ -35,11 +36,12 @@ def test_each_context_gets_its_backend_but_all_share_one_client_and_pool():
 
     assert first_store is not second_store
     assert first is second
-    assert first.connection_pool is first_store._cache._get_connection_pool(True)
+    assert first.connection_pool is second.connection_pool
 
 
 def test_the_shared_client_talks_to_the_configured_redis():
     store, client = _client_in_a_fresh_context()
     store.set("shared-client-probe", 42, 5)
 
-    assert client.get(store.make_key("shared-client-probe")) == b"42"
+    assert store.get("shared-client-probe") == 42
+    assert client.exists(store.make_key("shared-client-probe")) == 1

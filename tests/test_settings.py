@@ -68,7 +68,7 @@ def test_urls_select_postgresql_and_redis(tmp_path):
     assert values["engine"] == "django.db.backends.postgresql"
     assert values["database"] == "belote"
     assert values["result_backend"] == "redis://cache:6379/0"
-    assert values["cache"] == "belote_project.cache.RedisCache"
+    assert values["cache"] == "django_redis.cache.RedisCache"
 
 
 @pytest.mark.parametrize("key", [None, "", "insecure-development-key-never-use-in-production",

@@ -2,7 +2,6 @@
 
 from typing import Any
 
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -13,14 +12,30 @@ from rest_framework.views import APIView
 from accounts.models import AccessToken, User
 from accounts.services import access_token_issue, access_token_revoke, user_login, user_register
 from accounts.throttles import LoginThrottle, RegisterThrottle
+from accounts.usernames import (
+    USERNAME_MAX_LENGTH,
+    USERNAME_MIN_LENGTH,
+    validate_username_to_look_up,
+)
 from belote_project.schema import problem_responses
 
 
-class CredentialsSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(
-        min_length=3, max_length=32, validators=[UnicodeUsernameValidator()]
-    )
+class LoginSerializer(serializers.Serializer[Any]):
+    # Any name an account may have (one renamed by a migration may be longer than a new
+    # one); what can be no name is refused before anything looks it up.
+    username = serializers.CharField(max_length=150, validators=[validate_username_to_look_up])
     password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
+
+
+class RegisterSerializer(LoginSerializer):
+    username = serializers.CharField(
+        min_length=USERNAME_MIN_LENGTH,
+        max_length=USERNAME_MAX_LENGTH,
+        help_text=(
+            "Letters, digits and . @ + - _, not only digits. Unique whatever its case or "
+            "width: `Alice`, `ALICE` and a full-width `alice` are one name."
+        ),
+    )
 
 
 class TokenSerializer(serializers.Serializer[Any]):
@@ -39,11 +54,11 @@ class RegisterApi(APIView):
     @extend_schema(
         operation_id="auth_register",
         summary="Create an account and log in",
-        request=CredentialsSerializer,
+        request=RegisterSerializer,
         responses={201: TokenSerializer},
     )
     def post(self, request: Request) -> Response:
-        credentials = CredentialsSerializer(data=request.data)
+        credentials = RegisterSerializer(data=request.data)
         credentials.is_valid(raise_exception=True)
         user = user_register(**credentials.validated_data)
         return _token_response(access_token_issue(user=user), status.HTTP_201_CREATED)
@@ -57,14 +72,14 @@ class TokenApi(APIView):
     @extend_schema(
         operation_id="auth_token",
         summary="Log in: exchange username and password for a new token",
-        request=CredentialsSerializer,
+        request=LoginSerializer,
         responses={
             200: TokenSerializer,
             **problem_responses({401: "Unknown username or wrong password."}),
         },
     )
     def post(self, request: Request) -> Response:
-        credentials = CredentialsSerializer(data=request.data)
+        credentials = LoginSerializer(data=request.data)
         credentials.is_valid(raise_exception=True)
         return _token_response(user_login(**credentials.validated_data), status.HTTP_200_OK)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -14,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts.models import AccessToken, User
+from accounts.models import User
 from belote_project.pagination import CursorPage
 from belote_project.problems import PROBLEM_CONTENT_TYPE
 from belote_project.query import query_values
@@ -66,24 +65,6 @@ def _view_response(game: Game, request: Request, status_code: int) -> Response:
     return Response(view, status=status_code, headers=_view_headers(etag))
 
 
-class _TableReadWithToken:
-    """For the hot game endpoints: the game's table and state are read in the bearer
-    token's round trip (accounts/authentication.py)."""
-
-    kwargs: dict[str, Any]
-    _table: Callable[[], selectors.TableState] | None = None
-
-    def access_token_with_reads(self, token: str) -> AccessToken | None:
-        access_token, self._table = selectors.access_token_and_table_state(
-            token=token, game_id=self.kwargs["game_id"]
-        )
-        return access_token
-
-    def table_state(self) -> selectors.TableState:
-        """The table read with the token, else read now; GameNotFoundError."""
-        if self._table is None:
-            return selectors.table_state(self.kwargs["game_id"])
-        return self._table()
 
 
 class GameListCreateApi(APIView):
@@ -150,7 +131,7 @@ class GameListCreateApi(APIView):
         return response
 
 
-class GameDetailApi(_TableReadWithToken, APIView):
+class GameDetailApi(APIView):
     @extend_schema(
         tags=["games"],
         operation_id="games_retrieve",
@@ -166,7 +147,7 @@ class GameDetailApi(_TableReadWithToken, APIView):
         },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        table = self.table_state()
+        table = selectors.table_state(game_id)
         etag = selectors.view_etag(table.game, table.seats)
         if if_none_match_hits(request.headers.get("If-None-Match"), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_view_headers(etag))
@@ -261,7 +242,7 @@ class BotSeatApi(APIView):
         return _view_response(game, request, status.HTTP_201_CREATED)
 
 
-class GameActApi(_TableReadWithToken, APIView):
+class GameActApi(APIView):
     throttle_classes = (ScopedRedisRateThrottle,)
     throttle_scope = "game_actions"
 
@@ -331,7 +312,6 @@ class GameActApi(_TableReadWithToken, APIView):
                 body=data.validated_data.get("expected_version"),
                 if_match=request.headers.get("If-Match"),
             ),
-            table=self.table_state(),
         )
         body = {
             "events": visible_events(result.before, result.appended, result.seat),

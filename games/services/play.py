@@ -42,13 +42,9 @@ def game_act(
     user: User,
     action: Mapping[str, Any],
     expected_version: int,
-    table: selectors.TableState | None = None,
 ) -> ActResult:
-    """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version.
-
-    `table`: the game's `selectors.table_state` if the caller read it already.
-    """
-    table = selectors.table_state(game_id) if table is None else table
+    """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version."""
+    table = selectors.table_state(game_id)
     game, seats, loaded = table.game, table.seats, table.loaded
     seat = selectors.seat_of(seats, user)
     if seat is None:

@@ -1,5 +1,10 @@
-import pytest
+import threading
+from types import SimpleNamespace
 
+import pytest
+from rest_framework.throttling import ScopedRateThrottle
+
+from belote_project.throttling import ScopedRedisRateThrottle
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +61,26 @@ def test_registration_is_throttled_per_address(api_client, settings):
 
     assert response.status_code == 429
     assert "Retry-After" in response
+
+
+@pytest.mark.services
+def test_the_action_throttle_counts_concurrent_requests_atomically(monkeypatch):
+    # DRF's throttle reads the history, then writes it back: requests in flight at once
+    # could each see room. The Lua script counts and records in one step.
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "game_actions", "25/min")
+    view = SimpleNamespace(throttle_scope="game_actions")
+    caller = SimpleNamespace(user=SimpleNamespace(is_authenticated=True, pk=4242))
+    start, allowed = threading.Barrier(8), []
+
+    def hammer():
+        start.wait()
+        allowed.extend(ScopedRedisRateThrottle().allow_request(caller, view) for _ in range(10))
+
+    threads = [threading.Thread(target=hammer) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert allowed.count(True) == 25
+    assert allowed.count(False) == 55

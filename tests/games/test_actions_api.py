@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from django.core.cache import caches
+from django_redis.cache import RedisCache
 from rest_framework.throttling import ScopedRateThrottle
 
-from belote_project.cache import RedisCache
 from tests.games.helpers import Table, create_table, stored
 from tests.games.leaks import assert_no_leak
 
