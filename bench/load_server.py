@@ -19,7 +19,8 @@ import psycopg
 from bench.ceiling_table import CREATE_CEILING_TABLE
 
 ROOT = Path(__file__).resolve().parent.parent
-DB_NAME = "belote_bench"
+# BENCH_DATABASE: another name, so that runs of several checkouts never share one.
+DB_NAME = os.environ.get("BENCH_DATABASE", "belote_bench")
 POSTGRES = "host=127.0.0.1 port=5432 user=postgres"
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379"

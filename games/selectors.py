@@ -30,9 +30,20 @@ def table_seats(game: Game) -> list[Seat]:
 
 
 def game_table(game_id: UUID) -> tuple[Game, list[Seat]]:
-    """The game and its seats (with their users); GameNotFoundError."""
-    game = game_get(game_id)
-    return game, table_seats(game)
+    """The game and its seats (with their users); GameNotFoundError.
+
+    One query, the seats' with their game and users joined, on the hot path of every
+    view and action; a table nobody sits at needs a second one for the game alone.
+    """
+    seats = list(
+        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("seat")
+    )
+    if not seats:
+        return game_get(game_id), []
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one instance of the game for all its seats
+    return game, seats
 
 
 @dataclass(frozen=True)
