@@ -452,6 +452,8 @@ class ScannedTable:
         self.anonymous_everywhere(_version(self.game_id))
         self.call(self.anonymous, "GET", "/healthz", expect=200)
         assert self.anonymous.client.get("/api/v1/schema/").status_code == 200
+        for viewer in (*self.watchers(), *self.joiners, self.anonymous):
+            viewer.client.close()
 
 
 def test_no_answer_or_feed_message_shows_a_viewer_what_it_may_not_see(
