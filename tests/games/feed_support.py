@@ -20,6 +20,7 @@ from games import rules, store
 from games.models import Seat
 from games.services.play import game_act
 from games.services.tables import game_create, seat_join
+from tests.games.leaks import secrets_by_seq
 from tests.live_server import HTTP_TIMEOUT
 
 
@@ -58,26 +59,13 @@ def play_random(table: Table, actions: int, *, seed: int = 7) -> int:
     return loaded.version
 
 
-def secret_cards_by_seq(game_id: UUID) -> dict[int, dict[int, set[str]]]:
+def secret_cards_by_seq(game_id: UUID) -> dict[int, dict[int, frozenset[str]]]:
     """After each event: per seat, the cards it holds that nobody else may know yet."""
-    state = rules.new_game()
-    public: set[str] = set()
-    secrets: dict[int, dict[int, set[str]]] = {}
-    for stored in store.load_events_after(game_id, 0):
-        state = rules.apply(state, stored.event)
-        stored_form = rules.event_to_dict(stored.event)
-        if stored_form["type"] == "hand_dealt":
-            public = {stored_form["turned_card"]}
-        elif stored_form["type"] == "declarations_shown":
-            public |= set(_strings(stored_form["declarations"]))
-        secrets[stored.seq] = {
-            seat: set(rules.view(state, seat)["hand"]) - public for seat in range(4)
-        }
-    return secrets
+    return {seq: secrets.cards for seq, secrets in secrets_by_seq(game_id).items()}
 
 
 def cards_seen(
-    events: list[dict[str, Any]], secrets: dict[int, dict[int, set[str]]]
+    events: list[dict[str, Any]], secrets: dict[int, dict[int, frozenset[str]]]
 ) -> dict[int, set[str]]:
     """Per seat, which of its secret cards appear anywhere in the events."""
     seen: dict[int, set[str]] = {}
@@ -90,7 +78,7 @@ def cards_seen(
 
 
 def foreign_cards_seen(
-    events: list[dict[str, Any]], viewer: int | None, secrets: dict[int, dict[int, set[str]]]
+    events: list[dict[str, Any]], viewer: int | None, secrets: dict[int, dict[int, frozenset[str]]]
 ) -> list[tuple[int, str]]:
     """(seq, card) for every other seat's secret card found anywhere in the events."""
     leaks = []
@@ -200,3 +188,30 @@ def read_stream_to_its_end(
     opened.set()
     read.ended = True
     return read
+
+
+#: a held long-poll's wait: longer than any test needs it held, within the API's 30 s
+LONG_POLL_WAIT = 20
+#: how long a long-poll sent now takes to be parked on the server with its first read
+#: done (nothing observable tells a client; a read later than this only serves it for
+#: the seat held then, which a test must allow for anyway)
+PARK_SECONDS = 1.0
+
+
+def open_stream(client: httpx.Client, game_id: UUID, **headers: str) -> Background:
+    """A stream read in the background, once its first read (for the seat held now) ran."""
+    opened = threading.Event()
+    url = f"/api/v1/games/{game_id}/stream"
+    stream = Background(lambda: read_stream_to_its_end(client, url, opened, **headers))
+    assert opened.wait(HTTP_TIMEOUT)
+    return stream
+
+
+def send_long_poll(client: httpx.Client, game_id: UUID, *, after: int = 0) -> Background:
+    """A long-poll (`LONG_POLL_WAIT`) sent in the background; `time.sleep(PARK_SECONDS)`
+    to have it parked."""
+    return Background(
+        lambda: client.get(
+            f"/api/v1/games/{game_id}/events", params={"after": after, "wait": LONG_POLL_WAIT}
+        )
+    )

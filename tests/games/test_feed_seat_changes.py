@@ -6,7 +6,6 @@ reads. The attack: sit at seats 1, 2 and 3 in turn, opening feeds from each, the
 at seat 0 and let others fill 1-3; the old feeds must not deliver those seats' cards.
 """
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -19,19 +18,19 @@ from accounts.models import User
 from games.models import Game
 from games.services.tables import game_create, seat_join
 from tests.games.feed_support import (
+    PARK_SECONDS,
     Background,
     StreamRead,
     cards_seen,
+    open_stream,
     parse_sse,
-    read_stream_to_its_end,
     secret_cards_by_seq,
+    send_long_poll,
     sse_events,
 )
-from tests.live_server import HTTP_TIMEOUT, LiveServer, live_server
+from tests.live_server import LiveServer, live_server
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-WAIT_SECONDS = 20
 
 
 @pytest.fixture(scope="module")
@@ -50,22 +49,9 @@ def _stand_up(client: httpx.Client, game_id: UUID, seat: int) -> None:
     assert response.status_code == 200, response.text
 
 
-def _open_stream(client: httpx.Client, game_id: UUID) -> Background:
-    """A stream read in the background, once its first read (for the seat held now) ran."""
-    opened = threading.Event()
-    url = f"/api/v1/games/{game_id}/stream"
-    stream = Background(lambda: read_stream_to_its_end(client, url, opened))
-    assert opened.wait(HTTP_TIMEOUT)
-    return stream
-
-
 def _hold_long_poll(client: httpx.Client, game_id: UUID) -> Background:
-    poll = Background(
-        lambda: client.get(
-            f"/api/v1/games/{game_id}/events", params={"after": 0, "wait": WAIT_SECONDS}
-        )
-    )
-    time.sleep(1.0)  # parked on the server by now, its first read done for the seat held
+    poll = send_long_poll(client, game_id)
+    time.sleep(PARK_SECONDS)  # parked on the server by now, its first read done for the seat held
     return poll
 
 
@@ -87,7 +73,7 @@ def test_feeds_opened_from_seats_given_up_deliver_none_of_those_seats_cards(
     for seat in (1, 2, 3):
         if seat != 1:
             _sit(attacker, game_id, seat)
-        streams.append(_open_stream(server.client(creator), game_id))
+        streams.append(open_stream(server.client(creator), game_id))
         polls.append(_hold_long_poll(server.client(creator), game_id))
         _stand_up(attacker, game_id, seat)
     _sit(attacker, game_id, 0)
@@ -114,7 +100,7 @@ def test_a_viewer_seated_after_its_feeds_opened_gets_its_cards_from_reads_after_
     for seat in (1, 2):
         seat_join(game_id=game_id, user=make_user(), seat=seat)
     watcher = make_user()
-    old_stream = _open_stream(server.client(watcher), game_id)  # as a spectator
+    old_stream = open_stream(server.client(watcher), game_id)  # as a spectator
     old_poll = _hold_long_poll(server.client(watcher), game_id)
 
     _sit(server.client(watcher), game_id, 3)  # the fourth seat: the game starts
