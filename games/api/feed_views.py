@@ -5,6 +5,7 @@ neither a worker thread nor a database connection while it waits (see games/feed
 Authentication, permissions and error answers are DRF's, as on every other endpoint.
 """
 
+import re
 from collections.abc import Iterable
 from contextlib import nullcontext
 from typing import Any
@@ -23,12 +24,16 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
+from belote_project.query import query_values
 from belote_project.schema import problem_responses
+from games.api.conditions import MAX_VERSION
 from games.feed.leases import FeedSlot, TooManyFeeds, feed_slot_take
 from games.feed.selectors import FeedPage, FeedViewer, SignedOut
 from games.feed.waiting import event_stream, wait_for_page
 
 MAX_WAIT_SECONDS = 30
+# A seq as a client echoes it in Last-Event-ID: ASCII digits, no more than a version has.
+_SEQ = re.compile(r"[0-9]{1,10}")
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 500
 
@@ -108,7 +113,10 @@ class GameEventsApi(FeedApi):
 
     class InputSerializer(serializers.Serializer[Any]):
         after = serializers.IntegerField(
-            min_value=0, default=0, help_text="Return events with a seq greater than this."
+            min_value=0,
+            max_value=MAX_VERSION,
+            default=0,
+            help_text="Return events with a seq greater than this.",
         )
         limit = serializers.IntegerField(
             min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT, help_text="Page size."
@@ -147,7 +155,7 @@ class GameEventsApi(FeedApi):
         },
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        query = self.InputSerializer(data=request.query_params)
+        query = self.InputSerializer(data=query_values(request))
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
         wait = query.validated_data["wait"]
@@ -177,6 +185,7 @@ class GameStreamApi(FeedApi):
     class InputSerializer(serializers.Serializer[Any]):
         after = serializers.IntegerField(
             min_value=0,
+            max_value=MAX_VERSION,
             default=0,
             help_text="Start after this seq (the `Last-Event-ID` header takes precedence).",
         )
@@ -217,7 +226,11 @@ class GameStreamApi(FeedApi):
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         resume_from = request.headers.get("Last-Event-ID")
-        raw = {"after": resume_from} if resume_from is not None else request.query_params
+        if resume_from is not None and not _SEQ.fullmatch(resume_from):
+            raise serializers.ValidationError(
+                {"Last-Event-ID": ["Send the `id` of the last event received (ASCII digits)."]}
+            )
+        raw = {"after": resume_from} if resume_from is not None else query_values(request)
         query = self.InputSerializer(data=raw)
         query.is_valid(raise_exception=True)
         after = query.validated_data["after"]

@@ -176,7 +176,7 @@ def test_a_bad_last_event_id_is_a_400_problem(fresh_table: Table, auth_client: C
     )
 
     assert response.status_code == 400
-    assert response.json()["errors"][0]["field"] == "after"
+    assert response.json()["errors"][0]["field"] == "Last-Event-ID"
 
 
 def test_other_methods_are_a_405_problem(fresh_table: Table, auth_client: ClientFor) -> None:
@@ -185,3 +185,27 @@ def test_other_methods_are_a_405_problem(fresh_table: Table, auth_client: Client
     assert response.status_code == 405
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize(
+    "query", ["after=", "limit=", "wait=", "after=1&after=2", "after=99999999999"]
+)
+def test_an_empty_repeated_or_out_of_range_parameter_is_400(
+    fresh_table: Table, auth_client: ClientFor, query: str
+) -> None:
+    response = auth_client(fresh_table.players[0]).get(f"{_events_url(fresh_table)}?{query}")
+
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize("last_event_id", ["", "\u0663", "1" * 11, "-1", "1.0"])
+def test_a_last_event_id_that_is_no_seq_is_400(
+    fresh_table: Table, auth_client: ClientFor, last_event_id: str
+) -> None:
+    response = auth_client(fresh_table.players[0]).get(
+        f"/api/v1/games/{fresh_table.game_id}/stream", HTTP_LAST_EVENT_ID=last_event_id
+    )
+
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "Last-Event-ID"
