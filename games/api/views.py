@@ -95,6 +95,23 @@ class GameListCreateApi(APIView):
         mine = serializers.BooleanField(required=False, default=False)
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
 
+    class PageQuerySerializer(Serializer):
+        # Read by CursorPage itself; checked first so that they are documented and a bad
+        # page_size is a 400 rather than silently the default.
+        cursor = serializers.RegexField(
+            r"^[A-Za-z0-9+/=]+$",  # base64, as CursorPage encodes it
+            required=False,
+            help_text="Opaque: the `next` or `previous` link's cursor.",
+        )
+        page_size = serializers.IntegerField(
+            min_value=1, max_value=CursorPage.max_page_size, required=False
+        )
+
+    class PageSerializer(Serializer):
+        next = serializers.URLField(allow_null=True, help_text="The following page's URL.")
+        previous = serializers.URLField(allow_null=True, help_text="The preceding page's URL.")
+        results = GameSummarySerializer(many=True)
+
     class InputSerializer(Serializer):
         options = OptionsField(required=False, default=dict)
         seat = _seat_field("Your seat; omitted: the first free one; null: organise, not play.")
@@ -106,12 +123,16 @@ class GameListCreateApi(APIView):
         tags=["games"],
         operation_id="games_list",
         summary="List tables",
-        parameters=[FilterSerializer],
-        responses={200: GameSummarySerializer(many=True)},
+        parameters=[FilterSerializer, PageQuerySerializer],
+        responses={
+            200: PageSerializer,
+            **problem_responses({404: "`cursor` is not one that this list issued."}),
+        },
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
+        self.PageQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
         games = selectors.game_list(user=_player(request), **filters.validated_data)
         page = CursorPage()
         rows = page.paginate_queryset(games, request, view=self) or []
