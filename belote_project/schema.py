@@ -6,7 +6,6 @@ throttled, and a ``default`` for the rest). Declare domain errors on a view with
 ``extend_schema(responses={..., **problem_responses({409: "Seat taken"})})``.
 """
 
-import re
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
@@ -47,20 +46,6 @@ def problem_responses(descriptions: dict[int, str]) -> dict[tuple[int, str], Ope
 
 
 class ProblemAutoSchema(AutoSchema):
-    def _get_serializer_name(
-        self, serializer: Any, direction: Any, bypass_extensions: bool = False
-    ) -> str:
-        """Prefix serializers nested in a view with the view's name, so that the
-        styleguide's ``FooApi.InputSerializer`` and ``BarApi.InputSerializer`` become
-        the components ``FooInput`` and ``BarInput`` instead of colliding."""
-        name: str = super()._get_serializer_name(serializer, direction, bypass_extensions)
-        serializer_class = serializer if isinstance(serializer, type) else type(serializer)
-        owner = serializer_class.__qualname__.rpartition(".")[0]
-        explicit = getattr(getattr(serializer_class, "Meta", None), "ref_name", None)
-        if not owner or "<locals>" in owner or explicit:
-            return name
-        return re.sub(r"(Api|APIView|View|ViewSet)$", "", owner.rpartition(".")[2]) + name
-
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         for status, description in self._implied_problems().items():

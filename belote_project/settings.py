@@ -273,6 +273,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One component per choice set that several fields share.
     "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.models.BotLevel"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.serializers.close_rules_objects",
+    ],
 }
 
 # --- Logging --------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -20,17 +21,28 @@ from accounts.usernames import (
 from belote_project.schema import problem_responses
 
 
+class _Text(serializers.CharField):
+    """A string, and only a string: DRF's CharField would turn a number into one."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class LoginSerializer(serializers.Serializer[Any]):
     # Any name an account may have (one renamed by a migration may be longer than a new
     # one); what can be no name is refused before anything looks it up.
-    username = serializers.CharField(max_length=150, validators=[validate_username_to_look_up])
-    password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
+    username = _Text(max_length=150, validators=[validate_username_to_look_up])
+    password = _Text(max_length=128, trim_whitespace=False, write_only=True)
 
 
 class RegisterSerializer(LoginSerializer):
-    username = serializers.CharField(
+    username = _Text(
         min_length=USERNAME_MIN_LENGTH,
         max_length=USERNAME_MAX_LENGTH,
+        # Says in the schema what accounts/usernames.py checks: not only digits.
+        validators=[RegexValidator(r"[^0-9]", "Use at least one letter.", "username_numeric")],
         help_text=(
             "Letters, digits and . @ + - _, not only digits. Unique whatever its case or "
             "width: `Alice`, `ALICE` and a full-width `alice` are one name."
@@ -98,6 +110,7 @@ class LogoutApi(APIView):
 
 
 class MeApi(APIView):
+    @extend_schema_serializer(component_name="MeOutput")
     class OutputSerializer(serializers.ModelSerializer[User]):
         class Meta:
             model = User

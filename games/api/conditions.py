@@ -26,6 +26,8 @@ from games.errors import VersionRequiredError
 MAX_VERSION = 2**31 - 1
 #: A condition naming one version needs a few bytes; nothing longer is read.
 MAX_HEADER_LENGTH = 256
+#: The syntax of If-Match for the schema: `*`, or a list of entity tags (RFC 9110).
+IF_MATCH_PATTERN = r'^\s*(\*|(W/)?"[\x21\x23-\x7e]*"(\s*,\s*(W/)?"[\x21\x23-\x7e]*")*)\s*$'
 
 # entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE ; etagc = %x21 / %x23-7E / obs-text
 # (Django hands header bytes over decoded as latin-1, so obs-text is \x80-\xff.)

@@ -15,7 +15,12 @@ from adrf.views import APIView as AsyncAPIView
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed, Throttled
 from rest_framework.negotiation import BaseContentNegotiation
@@ -129,6 +134,7 @@ class GameEventsApi(FeedApi):
             "none. A poll with `wait` counts as one of the caller's open feeds.",
         )
 
+    @extend_schema_serializer(component_name="GameEventsOutput")
     class OutputSerializer(serializers.Serializer[Any]):
         events = FeedEventSerializer(many=True)
         last_seq = serializers.IntegerField(
@@ -209,9 +215,10 @@ class GameStreamApi(FeedApi):
             InputSerializer,
             OpenApiParameter(
                 "Last-Event-ID",
-                OpenApiTypes.INT,
+                {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
                 OpenApiParameter.HEADER,
-                description="Resume after this seq (sent by EventSource on reconnect).",
+                description="Resume after this seq (sent by EventSource on reconnect); "
+                "it takes precedence over `after`.",
             ),
         ],
         responses={
@@ -230,8 +237,10 @@ class GameStreamApi(FeedApi):
             raise serializers.ValidationError(
                 {"Last-Event-ID": ["Send the `id` of the last event received (ASCII digits)."]}
             )
-        raw = {"after": resume_from} if resume_from is not None else query_values(request)
-        query = self.InputSerializer(data=raw)
+        query = self.InputSerializer(data=query_values(request))
+        query.is_valid(raise_exception=True)
+        if resume_from is not None:
+            query = self.InputSerializer(data={"after": resume_from})
         query.is_valid(raise_exception=True)
         after = query.validated_data["after"]
         viewer = _viewer(request, kwargs["game_id"])

@@ -34,10 +34,17 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     name=HEADER,
     location=OpenApiParameter.HEADER,
     required=False,
-    type=str,
+    # What _check_key accepts, as it arrives: HTTP strips a value's outer spaces.
+    type={
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_KEY_LENGTH,
+        "pattern": "^[!-~]([ -~]*[!-~])?$",
+    },
     description=(
-        "Any unique string (e.g. a UUID) chosen per intended operation. Retrying with the "
-        "same key and body replays the first answer instead of doing the work twice."
+        "Any unique string (e.g. a UUID) chosen per intended operation, 1 to 255 "
+        "printable ASCII characters. Retrying with the same key and body replays the "
+        "first answer instead of doing the work twice."
     ),
 )
 

@@ -66,6 +66,22 @@ class ActionField(serializers.DictField):
     """Passed as-is to the rules' `parse_action`, which owns the validation."""
 
 
+#: Request bodies the rules parse (`Options.from_dict`, `parse_action`): unlike a DRF
+#: serializer, they refuse a key they do not know, and the schema says so.
+_CLOSED_REQUEST_COMPONENTS = ("OptionsRequest", "ActionRequest")
+
+
+def close_rules_objects(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS)."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name in _CLOSED_REQUEST_COMPONENTS:
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
+    return result
+
+
 class SeatSerializer(Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
     username = serializers.CharField(allow_null=True)

@@ -6,7 +6,12 @@ from typing import Any
 from uuid import UUID
 
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,7 +25,12 @@ from belote_project.query import query_values
 from belote_project.schema import ProblemSerializer, problem_responses
 from belote_project.throttling import ScopedRedisRateThrottle
 from games import selectors, services
-from games.api.conditions import MAX_VERSION, expected_version, if_none_match_hits
+from games.api.conditions import (
+    IF_MATCH_PATTERN,
+    MAX_VERSION,
+    expected_version,
+    if_none_match_hits,
+)
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import (
     ACT_EXAMPLES,
@@ -65,8 +75,6 @@ def _view_response(game: Game, request: Request, status_code: int) -> Response:
     return Response(view, status=status_code, headers=_view_headers(etag))
 
 
-
-
 class GameListCreateApi(APIView):
     throttle_scope = "game_create"
 
@@ -74,12 +82,24 @@ class GameListCreateApi(APIView):
         open_seats = serializers.BooleanField(required=False, default=False)
         mine = serializers.BooleanField(required=False, default=False)
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
-        # Read by CursorPage itself, which would quietly ignore a bad value.
-        cursor = serializers.CharField(required=False, help_text="A page's next/previous link.")
+        # Read by CursorPage itself; checked here so that they are documented and a bad
+        # value is a 400 rather than silently the default.
+        cursor = serializers.RegexField(
+            r"^[A-Za-z0-9+/=]+$",  # base64, as CursorPage encodes it
+            required=False,
+            help_text="Opaque: the `next` or `previous` link's cursor.",
+        )
         page_size = serializers.IntegerField(
-            required=False, min_value=1, max_value=CursorPage.max_page_size
+            min_value=1, max_value=CursorPage.max_page_size, required=False
         )
 
+    @extend_schema_serializer(component_name="GameListCreatePage")
+    class PageSerializer(Serializer):
+        next = serializers.URLField(allow_null=True, help_text="The following page's URL.")
+        previous = serializers.URLField(allow_null=True, help_text="The preceding page's URL.")
+        results = GameSummarySerializer(many=True)
+
+    @extend_schema_serializer(component_name="GameListCreateInput")
     class InputSerializer(Serializer):
         options = OptionsField(required=False, default=dict)
         seat = _seat_field("Your seat; omitted: the first free one; null: organise, not play.")
@@ -92,7 +112,10 @@ class GameListCreateApi(APIView):
         operation_id="games_list",
         summary="List tables",
         parameters=[FilterSerializer],
-        responses={200: GameSummarySerializer(many=True)},
+        responses={
+            200: PageSerializer,
+            **problem_responses({404: "`cursor` is not one that this list issued."}),
+        },
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=query_values(request))
@@ -158,6 +181,7 @@ class GameDetailApi(APIView):
 
 
 class SeatJoinApi(APIView):
+    @extend_schema_serializer(component_name="SeatJoinInput")
     class InputSerializer(Serializer):
         seat = _seat_field("Omitted or null: the first free seat.")
 
@@ -208,6 +232,7 @@ class SeatLeaveApi(APIView):
 
 
 class BotSeatApi(APIView):
+    @extend_schema_serializer(component_name="BotSeatInput")
     class InputSerializer(Serializer):
         seat = _seat_field("Omitted or null: the first free seat.")
         level = serializers.ChoiceField(choices=BotLevel.choices)
@@ -246,6 +271,7 @@ class GameActApi(APIView):
     throttle_classes = (ScopedRedisRateThrottle,)
     throttle_scope = "game_actions"
 
+    @extend_schema_serializer(component_name="GameActInput")
     class InputSerializer(Serializer):
         action = ActionField(help_text="One entry of your view's `legal_actions`, as-is.")
         expected_version = serializers.IntegerField(
@@ -255,6 +281,7 @@ class GameActApi(APIView):
             help_text='The `version` you decided on (or send `If-Match: "<version>"`).',
         )
 
+    @extend_schema_serializer(component_name="GameActOutput")
     class OutputSerializer(Serializer):
         events = EventSerializer(many=True)
         game = GameViewSerializer()
@@ -266,7 +293,11 @@ class GameActApi(APIView):
         parameters=[
             IDEMPOTENCY_PARAMETER,
             OpenApiParameter(
-                "If-Match", location=OpenApiParameter.HEADER, required=False, type=str
+                "If-Match",
+                {"type": "string", "pattern": IF_MATCH_PATTERN},
+                OpenApiParameter.HEADER,
+                required=False,
+                description='The `ETag` of the view you decided on, e.g. `"12"`.',
             ),
         ],
         request=InputSerializer,

@@ -61,3 +61,35 @@ def test_schema_and_docs_are_served_without_a_cdn(api_client):
     page = docs.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
     assert "cdn" not in page.lower()
+
+
+def _component(schema, reference):
+    return schema["components"]["schemas"][reference["$ref"].rsplit("/", 1)[-1]]
+
+
+def test_the_game_list_is_documented_as_the_page_it_answers(schema):
+    listing = schema["paths"]["/api/v1/games"]["get"]
+    page = _component(schema, listing["responses"]["200"]["content"]["application/json"]["schema"])
+    assert set(page["properties"]) == {"next", "previous", "results"}
+    parameters = {p["name"]: p["schema"] for p in listing["parameters"]}
+    assert parameters["page_size"] == {"type": "integer", "minimum": 1, "maximum": 200}
+    assert parameters["cursor"]["pattern"] == "^[A-Za-z0-9+/=]+$"
+    assert "404" in listing["responses"]
+
+
+def test_idempotency_keys_are_documented_as_the_api_checks_them(schema):
+    create = schema["paths"]["/api/v1/games"]["post"]
+    (key,) = [p for p in create["parameters"] if p["name"] == "Idempotency-Key"]
+    assert key["schema"] == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 255,
+        "pattern": "^[!-~]([ -~]*[!-~])?$",
+    }
+
+
+def test_bodies_the_rules_parse_refuse_unknown_keys_in_the_schema_too(schema):
+    components = schema["components"]["schemas"]
+    assert components["OptionsRequest"]["additionalProperties"] is False
+    assert components["ActionRequest"]["additionalProperties"] is False
+    assert "additionalProperties" not in components["Options"]

@@ -198,6 +198,12 @@ def test_list_filters_and_cursor_pages(auth_client):
     assert rest["results"][1]["seats"][0]["username"] == alice.get("/api/v1/me").json()["username"]
     bad = bob.get(f"{GAMES}?status=paused")
     assert (bad.status_code, bad.json()["code"]) == (400, "validation_failed")
+    for size in ("0", "201", "two"):
+        bad_size = bob.get(f"{GAMES}?page_size={size}")
+        assert bad_size.status_code == 400, size
+        assert bad_size.json()["errors"][0]["field"] == "page_size"
+    forged = bob.get(f"{GAMES}?cursor=0")
+    assert (forged.status_code, forged["Content-Type"]) == (404, "application/problem+json")
 
 
 @pytest.mark.parametrize(
