@@ -52,8 +52,11 @@ class _NotifiedWakeup:
     async def wait(self, timeout: float) -> None:
         if not self._listener.listening:
             timeout = min(timeout, UNLISTENED_POLL_SECONDS)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that comes as the event is set, and a hub's watch would then outlive its end.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.woken.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self.woken.wait()
         self.woken.clear()
 
 

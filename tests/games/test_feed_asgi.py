@@ -18,39 +18,21 @@ from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
 from accounts.tokens import token_digest
 from games import rules
-from games.feed import hub, waiting
+from games.feed import hub, selectors, waiting
 from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
 from games.feed.events import viewer_events_after
 from games.feed.selectors import GameHeading
-from tests.asgi_scope import http_scope
-from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
+from tests.games.feed_support import (
+    Table,
+    asgi_get,
+    play_random,
+    run_closing_connections,
+    seated_table,
+)
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 PARKED = 30
-
-
-async def _get(app: AsgiApp, path: str, query: str, token: str) -> tuple[int, Any]:
-    """One GET through the ASGI application, as a server would make it."""
-    headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
-    scope = http_scope("GET", path, headers, query)
-    requested = False
-    messages: list[Any] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()  # the client never disconnects
-        raise AssertionError
-
-    async def send(message: Any) -> None:
-        messages.append(message)
-
-    await app(scope, receive, send)
-    body = b"".join(message.get("body", b"") for message in messages[1:])
-    return messages[0]["status"], json.loads(body)
 
 
 @dataclass
@@ -84,7 +66,7 @@ def test_parked_long_polls_hold_no_thread_and_all_wake(
 
     async def scenario() -> tuple[int, list[tuple[int, Any]]]:
         polls = [
-            asyncio.create_task(_get(app, path, f"after={version}&wait=20", token))
+            asyncio.create_task(asgi_get(app, path, f"after={version}&wait=20", token))
             for _ in range(PARKED)
         ]
         await asyncio.sleep(2.0)  # every request is parked by now
@@ -122,7 +104,7 @@ def test_a_long_poll_held_past_a_logout_answers_401(
     table, version, token, app, path = poll.table, poll.version, poll.token, poll.app, poll.path
 
     async def scenario() -> tuple[int, Any]:
-        poll = asyncio.create_task(_get(app, path, f"after={version}&wait=20", token))
+        poll = asyncio.create_task(asgi_get(app, path, f"after={version}&wait=20", token))
         await asyncio.sleep(1.0)  # parked
         await sync_to_async(AccessToken.objects.filter(digest=token_digest(token)).delete)()
         await sync_to_async(play_random)(table, 1, seed=3)  # wakes the poll
@@ -143,7 +125,7 @@ def test_watchers_woken_by_one_event_share_one_read_and_one_redaction_per_seat(
     players = {seat: access_token_issue(user=user) for seat, user in poll.table.players.items()}
     reads: list[UUID] = []
     redactions: Counter[int | None] = Counter()
-    counted_heading, counted_redact = hub.game_heading, rules.redact
+    counted_heading, counted_redact = selectors.game_heading, rules.redact
 
     def counting_heading(game_id: UUID) -> GameHeading:
         reads.append(game_id)
@@ -159,7 +141,7 @@ def test_watchers_woken_by_one_event_share_one_read_and_one_redaction_per_seat(
 
     async def scenario() -> tuple[int, list[tuple[int, Any]]]:
         polls = [
-            asyncio.create_task(_get(poll.app, poll.path, query, token))
+            asyncio.create_task(asgi_get(poll.app, poll.path, query, token))
             for token in [*spectators, *players.values()]
         ]
         await asyncio.sleep(2.0)  # all parked
