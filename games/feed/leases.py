@@ -112,9 +112,11 @@ def _take(user_id: int, limit: int) -> FeedSlot | None:
     return None
 
 
-_take_async = sync_to_async(_take)
-_renew = sync_to_async(FeedSlot.renew)
-_release = sync_to_async(FeedSlot.release)
+# On the loop's thread pool, not the one thread the feed's requests share
+# (games/feed/asgi.py): the cache's round trips must not queue behind other requests'.
+_take_async = sync_to_async(_take, thread_sensitive=False)
+_renew = sync_to_async(FeedSlot.renew, thread_sensitive=False)
+_release = sync_to_async(FeedSlot.release, thread_sensitive=False)
 
 
 async def feed_slot_take(user_id: int) -> FeedSlot:

@@ -10,9 +10,10 @@ default) waiters sleep for a short interval instead.
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import weakref
-from collections.abc import AsyncIterator, Hashable
+from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 import psycopg
@@ -37,18 +38,10 @@ class Wakeup(Protocol):
     async def wait(self, timeout: float) -> None:
         """Return when the game may have new events, or after `timeout` seconds."""
 
-    def generation(self) -> Hashable | None:
-        """Which wake of the game this process has reached: a read started after this
-        returned sees every event notified so far, so waiters that observed the same
-        generation may share one read. None: no such guarantee, read alone."""
-
 
 class _PollingWakeup:
     async def wait(self, timeout: float) -> None:
         await asyncio.sleep(min(timeout, POLL_SECONDS))
-
-    def generation(self) -> Hashable | None:
-        return None
 
 
 class _NotifiedWakeup:
@@ -56,14 +49,14 @@ class _NotifiedWakeup:
         self._listener = listener
         self.woken = asyncio.Event()
 
-    def generation(self) -> Hashable | None:
-        return self._listener.generation()
-
     async def wait(self, timeout: float) -> None:
         if not self._listener.listening:
             timeout = min(timeout, UNLISTENED_POLL_SECONDS)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that comes as the event is set, and a hub's watch would then outlive its end.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.woken.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self.woken.wait()
         self.woken.clear()
 
 
@@ -75,14 +68,6 @@ class GameEventListener:
         self._waiters: dict[str, set[_NotifiedWakeup]] = {}
         self._task: asyncio.Task[None] | None = None
         self.listening = False
-        # Notifications (of any game) and reconnections handled so far: see `generation`.
-        self._handled = 0
-
-    def generation(self) -> Hashable | None:
-        """See `Wakeup.generation`: a read started at generation g comes after every
-        notification handled before it, whichever game it named (coarse, and simply
-        right). None while not listening: a notification may be missed."""
-        return self._handled if self.listening else None
 
     @contextlib.asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Wakeup]:
@@ -112,7 +97,9 @@ class GameEventListener:
 
     def _ensure_running(self) -> None:
         if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
+            # A context of its own: it outlives the request whose wait started it.
+            loop = asyncio.get_running_loop()
+            self._task = loop.create_task(self._run(), context=contextvars.Context())
 
     async def _run(self) -> None:
         failures = 0
@@ -140,12 +127,10 @@ class GameEventListener:
                 await conn.execute("SELECT 1")
 
     def _wake_game(self, game_id: str) -> None:
-        self._handled += 1
         for wakeup in self._waiters.get(game_id, ()):
             wakeup.woken.set()
 
     def _wake_all(self) -> None:
-        self._handled += 1
         for waiters in self._waiters.values():
             for wakeup in waiters:
                 wakeup.woken.set()

@@ -13,7 +13,6 @@ from uuid import UUID
 
 from accounts.selectors import access_token_alive
 from games.errors import GameNotFoundError
-from games.feed.events import EventsAfter, events_after, visible_events
 from games.models import Game, GameStatus
 
 
@@ -58,56 +57,22 @@ class FeedPage:
         return self.finished and not self.has_more
 
 
-class GameRead:
-    """One read of a game for everyone following it from one cursor: its version, who
-    sits where and the stored events after the cursor. `page_for` redacts them for a
-    viewer's seat, once per seat however many viewers ask."""
+@dataclass(frozen=True)
+class GameHeading:
+    """What every read of a game starts with: its version, whether it is over, and who
+    sits where (user id -> seat, humans only), all from one statement."""
 
-    def __init__(
-        self,
-        *,
-        after: int,
-        version: int,
-        finished: bool,
-        seats: Mapping[int, int],
-        tail: EventsAfter | None,
-    ) -> None:
-        self.after = after
-        self.version = version
-        self.finished = finished
-        self.seats = seats  # user id -> seat, humans only
-        self._tail = tail
-        self._pages: dict[int | None, FeedPage] = {}
-
-    def page_for(self, viewer: FeedViewer) -> FeedPage:
-        seat = self.seats.get(viewer.user_id)
-        page = self._pages.get(seat)
-        if page is None:
-            page = self._pages[seat] = self._page(seat)
-        return page
-
-    def _page(self, seat: int | None) -> FeedPage:
-        events: list[dict[str, Any]] = []
-        last_seq = self.after
-        if self._tail is not None and self._tail.stream:
-            events = visible_events(self._tail.before, self._tail.stream, seat)
-            last_seq = self._tail.stream[-1].seq
-        return FeedPage(
-            events=events,
-            last_seq=last_seq,
-            version=self.version,
-            finished=self.finished,
-            seat=seat,
-        )
+    version: int
+    finished: bool
+    seats: Mapping[int, int]
 
 
-def game_read(game_id: UUID, *, after: int, limit: int) -> GameRead:
-    """The game's version and seats (one statement), then up to `limit` events after
-    `after` when there are any, so a poll that finds nothing new costs one lookup.
+def game_heading(game_id: UUID) -> GameHeading:
+    """The game's version, status and seat map in one statement.
 
-    Events are read only up to that version: seqs have no gaps, so those are exactly the
-    events committed before the seats were read, and a seat change that comes later
-    cannot be paired with them.
+    A reader takes events only up to that version: seqs have no gaps, so those are
+    exactly the events committed before the seats were read, and a seat change that
+    comes later cannot be paired with them.
     """
     rows = list(
         Game.objects.filter(pk=game_id).values_list(
@@ -117,16 +82,10 @@ def game_read(game_id: UUID, *, after: int, limit: int) -> GameRead:
     if not rows:
         raise GameNotFoundError()
     version, status = rows[0][0], rows[0][1]
-    seats = {user_id: seat for _, _, user_id, seat in rows if user_id is not None}
-    tail = None
-    if version > after:
-        tail = events_after(game_id, after, limit=min(limit, version - after))
-    return GameRead(
-        after=after,
+    return GameHeading(
         version=version,
         finished=status == GameStatus.FINISHED,
-        seats=seats,
-        tail=tail,
+        seats={user_id: seat for _, _, user_id, seat in rows if user_id is not None},
     )
 
 

@@ -1,33 +1,21 @@
 """Waiting for a game's next events without holding a thread or a database connection.
 
-Both the long-poll and the event stream follow the same pattern: register a wakeup
-for the game, then read the database, then sleep on the wakeup. Registering before
-reading means an event appended in between still wakes the reader.
+Both the long-poll and the event stream follow the game's hub (games/feed/hub.py): join
+it, take a read that started after joining, then wait for the next read, which the hub
+makes when a notification says the game moved. Joining before the first read starts
+means an event appended in between still reaches the follower.
 """
 
 import asyncio
 import json
-import weakref
-from collections.abc import AsyncGenerator, Hashable
-from functools import partial
-from uuid import UUID
+from collections.abc import AsyncGenerator
 
-from asgiref.sync import sync_to_async
-from django.db import connection
-
-from games.feed.listener import Wakeup, game_wakeups
-from games.feed.selectors import (
-    FeedPage,
-    FeedViewer,
-    GameRead,
-    SignedOut,
-    game_read,
-    viewer_signed_in,
-)
+from games.feed.hub import following, in_pool_thread
+from games.feed.selectors import FeedPage, FeedViewer, SignedOut, viewer_signed_in
 
 # A stream says something at least this often, so proxies keep the connection open.
 KEEPALIVE_SECONDS = 15.0
-# Events sent per database read by a stream catching up.
+# Events sent per page by a stream catching up.
 STREAM_BATCH = 100
 # What an EventSource waits before reconnecting after the stream ends, in milliseconds.
 RECONNECT_MILLISECONDS = 3000
@@ -36,19 +24,6 @@ GAME_FINISHED = "game_finished"
 # long: a logout or an expiry stops it within these seconds (plus the next wakeup),
 # without a token lookup for every event and every watcher.
 TOKEN_RECHECK_SECONDS = 5.0
-
-
-def _release() -> None:
-    # The reader is about to sleep: an idle client must not keep a database
-    # connection open (a pooled one goes back to the pool).
-    if not connection.in_atomic_block:
-        connection.close()
-
-
-def _read_and_release(game_id: UUID, after: int, limit: int) -> GameRead:
-    read = game_read(game_id, after=after, limit=limit)
-    _release()
-    return read
 
 
 class _TokenClock:
@@ -66,71 +41,16 @@ class _TokenClock:
         return True
 
 
-_read = sync_to_async(game_read)
-_read_then_sleep = sync_to_async(_read_and_release)
-
-#: Reads in flight that waiters may share, per event loop: a game's watchers woken by
-#: one event would otherwise read the same rows one after another on the one thread
-#: that runs them (200 spectators: 200 reads). Keyed by everything the read depends
-#: on; not by the seat, which each waiter looks up in the read itself.
-_ReadKey = tuple[UUID, int, int, Hashable]
-_Reads = dict[_ReadKey, "asyncio.Task[GameRead]"]
-_shared_reads: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads]" = (
-    weakref.WeakKeyDictionary()
-)
+_signed_in = in_pool_thread(viewer_signed_in)
 
 
-async def _read_shared(
-    viewer: FeedViewer, after: int, limit: int, wakeup: Wakeup, recheck_token: bool
-) -> FeedPage:
-    """The viewer's page after `after`, for the seat it holds now, from a read of the
-    game that started at the same wakeup generation as this waiter's (so after every
-    notification it has seen), joined if another waiter started it."""
-    if recheck_token:
-        await _check_token(viewer)
-    generation = wakeup.generation()
-    if generation is None:
-        read = await _read_then_sleep(viewer.game_id, after, limit)
-        return read.page_for(viewer)
-    loop = asyncio.get_running_loop()
-    reads = _shared_reads.setdefault(loop, {})
-    key = (viewer.game_id, after, limit, generation)
-    task = reads.get(key)
-    if task is None:
-        task = reads[key] = loop.create_task(_read_then_sleep(viewer.game_id, after, limit))
-        task.add_done_callback(partial(_forget, reads, key))
-    # A waiter leaving (its client gone) must not cancel the read the others wait for.
-    return (await asyncio.shield(task)).page_for(viewer)
-
-
-def _forget(reads: _Reads, key: _ReadKey, done: "asyncio.Task[GameRead]") -> None:
-    if reads.get(key) is done:
-        del reads[key]
-    if not done.cancelled():
-        done.exception()  # its waiters got it; if they all left, it is nobody's to log
-
-
-async def _check_token(viewer: FeedViewer) -> None:
-    if not await _signed_in(viewer):
+async def _check_token(viewer: FeedViewer, token: _TokenClock) -> None:
+    if token.due() and not await _signed_in(viewer):
         raise SignedOut
-
-
-def _signed_in_and_release(viewer: FeedViewer) -> bool:
-    signed_in = viewer_signed_in(viewer)
-    _release()
-    return signed_in
-
-
-_signed_in = sync_to_async(_signed_in_and_release)
 
 
 def _answers(page: FeedPage, after: int) -> bool:
     return page.last_seq > after or page.exhausted
-
-
-async def _first_page(viewer: FeedViewer, *, after: int, limit: int) -> FeedPage:
-    """The viewer's events after `after` now, for the seat it holds now."""
-    return (await _read(viewer.game_id, after=after, limit=limit)).page_for(viewer)
 
 
 async def wait_for_page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
@@ -140,19 +60,24 @@ async def wait_for_page(viewer: FeedViewer, *, after: int, limit: int, wait: flo
     Every read redacts for the seat the viewer holds when it reads, so the answer is
     for the seat held when it was read, whatever the seat was when the request came.
     """
-    page = await _first_page(viewer, after=after, limit=limit)
-    if wait <= 0 or _answers(page, after):
+    async with following(viewer.game_id, watch=wait > 0) as hub:
+        read = await hub.fresh_read()
+        page = await hub.page(read, viewer, after=after, limit=limit)
+        if wait <= 0 or _answers(page, after):
+            return page
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        token = _TokenClock(loop)
+        while (remaining := deadline - loop.time()) > 0:
+            newer = await hub.next_read(read, remaining)
+            if newer is None:
+                break
+            read = newer
+            await _check_token(viewer, token)
+            page = await hub.page(read, viewer, after=after, limit=limit)
+            if _answers(page, after):
+                break
         return page
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait
-    token = _TokenClock(loop)
-    async with game_wakeups(str(viewer.game_id)) as wakeup:
-        while True:
-            page = await _read_shared(viewer, after, limit, wakeup, token.due())
-            remaining = deadline - loop.time()
-            if _answers(page, after) or remaining <= 0:
-                return page
-            await wakeup.wait(remaining)
 
 
 def sse_event(event: dict[str, object]) -> bytes:
@@ -170,18 +95,20 @@ async def event_stream(
     holds `seat` (its reconnection is then served for the seat it holds).
 
     A client that disconnects cancels the task iterating this generator; leaving the
-    `async with` block then drops its wakeup.
+    `async with` block then leaves the game's hub.
     """
     loop = asyncio.get_running_loop()
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n".encode()
     said_something_at = loop.time()
     token = _TokenClock(loop)
-    async with game_wakeups(str(viewer.game_id)) as wakeup:
+    async with following(viewer.game_id) as hub:
+        read = await hub.fresh_read()
         while True:
             try:
-                page = await _read_shared(viewer, after, STREAM_BATCH, wakeup, token.due())
+                await _check_token(viewer, token)
             except SignedOut:
                 return
+            page = await hub.page(read, viewer, after=after, limit=STREAM_BATCH)
             if page.seat != seat:
                 return
             for event in page.events:
@@ -198,4 +125,4 @@ async def event_stream(
                 yield b": keep-alive\n\n"
                 said_something_at = loop.time()
                 continue
-            await wakeup.wait(silence)
+            read = await hub.next_read(read, silence) or read

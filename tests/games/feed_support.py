@@ -17,9 +17,11 @@ from django.db import connections
 
 from accounts.models import User
 from games import rules, store
+from games.feed.asgi import AsgiApp
 from games.models import Seat
 from games.services.play import game_act
 from games.services.tables import game_create, seat_join
+from tests.asgi_scope import http_scope
 from tests.games.leaks import secrets_by_seq
 from tests.live_server import HTTP_TIMEOUT
 
@@ -119,6 +121,29 @@ def sse_events(frames: list[dict[str, str]]) -> list[dict[str, Any]]:
         assert frame["id"] == str(event["seq"])
         assert frame["event"] == event["type"]
     return events
+
+
+async def asgi_get(app: AsgiApp, path: str, query: str, token: str) -> tuple[int, Any]:
+    """One GET through the ASGI application, as a server would make it."""
+    headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
+    scope = http_scope("GET", path, headers, query)
+    requested = False
+    messages: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client never disconnects
+        raise AssertionError
+
+    async def send(message: Any) -> None:
+        messages.append(message)
+
+    await app(scope, receive, send)
+    body = b"".join(message.get("body", b"") for message in messages[1:])
+    return messages[0]["status"], json.loads(body)
 
 
 Result = TypeVar("Result")

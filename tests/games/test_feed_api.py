@@ -11,7 +11,8 @@ from accounts.models import User
 from tests.games.feed_support import Table, foreign_cards_seen, play_random, seated_table
 from tests.games.feed_support import secret_cards_by_seq as secrets_of
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db]
+# The feed reads on threads of its own, with connections of their own: data committed.
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 ClientFor = Callable[..., APIClient]
 

@@ -4,6 +4,7 @@
 import asyncio
 import json
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,38 +17,22 @@ from django.core.asgi import get_asgi_application
 from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
 from accounts.tokens import token_digest
-from games.feed import waiting
+from games import rules
+from games.feed import hub, selectors, waiting
 from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
-from games.feed.selectors import FeedPage, FeedViewer, GameRead, game_read
-from tests.asgi_scope import http_scope
-from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
+from games.feed.events import viewer_events_after
+from games.feed.selectors import GameHeading
+from tests.games.feed_support import (
+    Table,
+    asgi_get,
+    play_random,
+    run_closing_connections,
+    seated_table,
+)
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 PARKED = 30
-
-
-async def _get(app: AsgiApp, path: str, query: str, token: str) -> tuple[int, Any]:
-    """One GET through the ASGI application, as a server would make it."""
-    headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
-    scope = http_scope("GET", path, headers, query)
-    requested = False
-    messages: list[Any] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()  # the client never disconnects
-        raise AssertionError
-
-    async def send(message: Any) -> None:
-        messages.append(message)
-
-    await app(scope, receive, send)
-    body = b"".join(message.get("body", b"") for message in messages[1:])
-    return messages[0]["status"], json.loads(body)
 
 
 @dataclass
@@ -81,7 +66,7 @@ def test_parked_long_polls_hold_no_thread_and_all_wake(
 
     async def scenario() -> tuple[int, list[tuple[int, Any]]]:
         polls = [
-            asyncio.create_task(_get(app, path, f"after={version}&wait=20", token))
+            asyncio.create_task(asgi_get(app, path, f"after={version}&wait=20", token))
             for _ in range(PARKED)
         ]
         await asyncio.sleep(2.0)  # every request is parked by now
@@ -119,7 +104,7 @@ def test_a_long_poll_held_past_a_logout_answers_401(
     table, version, token, app, path = poll.table, poll.version, poll.token, poll.app, poll.path
 
     async def scenario() -> tuple[int, Any]:
-        poll = asyncio.create_task(_get(app, path, f"after={version}&wait=20", token))
+        poll = asyncio.create_task(asgi_get(app, path, f"after={version}&wait=20", token))
         await asyncio.sleep(1.0)  # parked
         await sync_to_async(AccessToken.objects.filter(digest=token_digest(token)).delete)()
         await sync_to_async(play_random)(table, 1, seed=3)  # wakes the poll
@@ -138,43 +123,44 @@ def test_watchers_woken_by_one_event_share_one_read_and_one_redaction_per_seat(
     poll = _long_poll_setup(make_user)
     spectators = [access_token_issue(user=make_user()) for _ in range(PARKED)]
     players = {seat: access_token_issue(user=user) for seat, user in poll.table.players.items()}
-    reads: list[int] = []
-    redactions: list[int | None] = []
-    counted_read, counted_page = game_read, GameRead._page
+    reads: list[UUID] = []
+    redactions: Counter[int | None] = Counter()
+    counted_heading, counted_redact = selectors.game_heading, rules.redact
 
-    def counting_read(game_id: UUID, *, after: int, limit: int) -> GameRead:
-        reads.append(after)
-        return counted_read(game_id, after=after, limit=limit)
+    def counting_heading(game_id: UUID) -> GameHeading:
+        reads.append(game_id)
+        return counted_heading(game_id)
 
-    def counting_page(read: GameRead, seat: int | None) -> FeedPage:
-        redactions.append(seat)
-        return counted_page(read, seat)
+    def counting_redact(event: Any, seat: int | None, state: Any) -> Any:
+        redactions[seat] += 1
+        return counted_redact(event, seat, state)
 
-    monkeypatch.setattr(waiting, "game_read", counting_read)
-    monkeypatch.setattr(GameRead, "_page", counting_page)
+    monkeypatch.setattr(hub, "game_heading", counting_heading)
+    monkeypatch.setattr(rules, "redact", counting_redact)
     query = f"after={poll.version}&wait=20"
 
-    async def scenario() -> list[tuple[int, Any]]:
+    async def scenario() -> tuple[int, list[tuple[int, Any]]]:
         polls = [
-            asyncio.create_task(_get(poll.app, poll.path, query, token))
+            asyncio.create_task(asgi_get(poll.app, poll.path, query, token))
             for token in [*spectators, *players.values()]
         ]
         await asyncio.sleep(2.0)  # all parked
         reads.clear()
         redactions.clear()
-        await sync_to_async(play_random)(poll.table, 1, seed=3)
-        return await asyncio.gather(*polls)
+        new_version = await sync_to_async(play_random)(poll.table, 1, seed=3)
+        return new_version, await asyncio.gather(*polls)
 
-    answers = run_closing_connections(scenario)
+    new_version, answers = run_closing_connections(scenario)
 
     assert {status for status, _ in answers} == {200}
-    # One read for every watcher (or little more), and each seat's page redacted once a read.
-    assert 1 <= len(reads) <= 3
-    assert sorted(redactions, key=str) == sorted([0, 1, 2, 3, None] * len(reads), key=str)
+    # One read of the game for every watcher (a notification may come while it runs:
+    # one more), and each new event redacted once per seat, however many watch it.
+    assert 1 <= len(reads) <= 2
+    assert dict(redactions) == dict.fromkeys((0, 1, 2, 3, None), new_version - poll.version)
     # Each player got the page of their own seat, as if it had read alone.
-    for (_, body), (seat, user) in zip(answers[PARKED:], poll.table.players.items(), strict=True):
-        alone = game_read(poll.table.game_id, after=poll.version, limit=100).page_for(
-            FeedViewer(game_id=poll.table.game_id, user_id=user.pk)
-        )
-        assert alone.seat == seat
+    for (_, body), seat in zip(answers[PARKED:], poll.table.players, strict=True):
+        alone = viewer_events_after(poll.table.game_id, poll.version, seat=seat)
         assert body["events"] == json.loads(json.dumps(alone.events, default=str))
+    spectator = viewer_events_after(poll.table.game_id, poll.version, seat=None)
+    for _, body in answers[:PARKED]:
+        assert body["events"] == json.loads(json.dumps(spectator.events, default=str))

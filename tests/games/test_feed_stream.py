@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
 from accounts.tokens import token_digest
-from games.feed import listener, waiting
+from games.feed import hub, listener, waiting
 from games.feed.selectors import FeedViewer
 from tests.games.feed_support import play_random, run_closing_connections, seated_table
 
@@ -54,18 +54,22 @@ def test_a_silent_stream_sends_keepalive_comments(
 
 
 def test_a_client_leaving_the_stream_leaves_no_waiter_behind(viewer: FeedViewer) -> None:
-    async def scenario() -> dict[str, object]:
+    async def scenario() -> tuple[object, object, object]:
         stream = waiting.event_stream(viewer, after=0, seat=0)
         reader = asyncio.create_task(_frames_until(stream, b"never sent"))
         await asyncio.sleep(0.5)
+        followed = hub.followed_games()
         reader.cancel()  # what the ASGI handler does when the client disconnects
         with pytest.raises(asyncio.CancelledError):
             await reader
         await stream.aclose()
         game_listener = listener._listeners[asyncio.get_running_loop()]
-        return dict(game_listener._waiters)
+        return set(followed), hub.followed_games(), dict(game_listener._waiters)
 
-    assert run_closing_connections(scenario) == {}
+    followed_while_open, followed, waiters = run_closing_connections(scenario)
+    assert followed_while_open == {viewer.game_id}
+    assert followed == {}
+    assert waiters == {}
 
 
 def test_a_long_poll_on_a_finished_game_does_not_wait(
