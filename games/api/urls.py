@@ -2,14 +2,8 @@
 
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from games.api.views import (
-    BotSeatApi,
-    GameActApi,
-    GameDetailApi,
-    GameListCreateApi,
-    SeatJoinApi,
-    SeatLeaveApi,
-)
+from games.api.tables import BotSeatApi, GameListCreateApi, SeatJoinApi, SeatLeaveApi
+from games.api.views import GameActApi, GameDetailApi
 from games.services.tables import SEATS
 
 
