@@ -18,6 +18,7 @@ from accounts.selectors import access_token_find
 from accounts.services import access_token_issue, user_register
 from belote_project.asgi import application
 from belote_project.throttling import ScopedRedisRateThrottle
+from bench.asgi_scope import http_scope
 from bench.load_server import PASSWORD, postgres_cpu_seconds
 from games import rules, selectors, services, store
 from games.feed.events import visible_events
@@ -62,20 +63,7 @@ class AsgiCaller:
         if body is not None:
             headers += [(b"content-type", b"application/json")]
             headers += [(b"content-length", str(len(sent_body)).encode())]
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": method,
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "root_path": "",
-            "headers": headers,
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 8000),
-        }
+        scope = http_scope(method, path, headers)
         status: list[int] = []
         chunks: list[bytes] = []
         delivered = False

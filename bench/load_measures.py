@@ -78,4 +78,3 @@ class Tally:
     def error(self, what: str) -> None:
         if len(self.errors) < 1000:
             self.errors.append(what)
-

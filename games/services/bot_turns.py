@@ -33,11 +33,12 @@ def schedule_bot_turn(
     `seats`: the table's seats if the caller has them (seats no longer change once the
     game has started), which saves a query.
     """
-    if progress.status != GameStatus.PLAYING or progress.turn is None:
+    turn = progress.summary.turn
+    if progress.summary.status != GameStatus.PLAYING or turn is None:
         return
     if seats is None:
         seats = list(Seat.objects.filter(game_id=game_id))
-    if not any(row.seat == progress.turn and row.bot_level for row in seats):
+    if not any(row.seat == turn and row.bot_level for row in seats):
         return
     version = progress.version
 

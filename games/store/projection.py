@@ -16,25 +16,17 @@ from games.store.records import Progress
 
 def progress_of(state: rules.GameState, version: int) -> Progress:
     """The read model of a game whose state after event `version` is `state`."""
-    summary = rules.summary(state)
-    return Progress(
-        version=version,
-        status=summary.status,
-        phase=summary.phase,
-        turn=summary.turn,
-        scores=summary.scores,
-        winner=summary.winner,
-    )
+    return Progress(version=version, summary=rules.summary(state))
 
 
 def columns(progress: Progress) -> dict[str, Any]:
     """The `Game` columns of `progress`, as `QuerySet.update` takes them."""
     return {
         "version": progress.version,
-        "status": progress.status,
-        "phase": progress.phase,
-        "turn": progress.turn,
-        "scores": list(progress.scores),
-        "winner": progress.winner,
+        "status": progress.summary.status,
+        "phase": progress.summary.phase,
+        "turn": progress.summary.turn,
+        "scores": list(progress.summary.scores),
+        "winner": progress.summary.winner,
         "updated_at": timezone.now(),
     }

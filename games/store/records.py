@@ -57,14 +57,10 @@ class LoadedGame:
 
 @dataclass(frozen=True)
 class Progress:
-    """The read model of a game: the `Game` columns that follow its events."""
+    """The read model of a game: the rules' public summary after its event `version`."""
 
     version: int
-    status: str
-    phase: str
-    turn: int | None
-    scores: tuple[int, int]
-    winner: int | None
+    summary: rules.Summary
 
 
 @dataclass(frozen=True)

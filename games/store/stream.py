@@ -65,8 +65,8 @@ def append(
             )
             if not moved:  # another writer got there first (or the caller is ahead)
                 raise ConcurrencyConflict(game_id, expected_version)
-            GameEvent.objects.bulk_create(_rows(game_id, stored, actor))
-            if any(rules.event_to_dict(item.event)["type"] in HAND_BOUNDARIES for item in stored):
+            rows = GameEvent.objects.bulk_create(_rows(game_id, stored, actor))
+            if any(row.type in HAND_BOUNDARIES for row in rows):
                 snapshots.store(game_id, after, now)
             _notify(game_id, version)
     except (IntegrityError, OperationalError) as error:

@@ -16,12 +16,12 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from accounts.models import User
+from bench.asgi_scope import http_scope
 from games import rules, store
 from games.feed.asgi import AsgiApp
 from games.models import Seat
 from games.services.play import game_act
 from games.services.tables import game_create, seat_join
-from tests.asgi_scope import http_scope
 from tests.games.leaks import secrets_by_seq
 from tests.live_server import HTTP_TIMEOUT
 

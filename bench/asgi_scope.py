@@ -1,4 +1,5 @@
-"""The HTTP scope an ASGI server hands the application, for tests that drive it directly."""
+"""The HTTP scope an ASGI server hands the application, for code that drives it directly
+(the floor benchmark, and tests)."""
 
 from typing import Any
 
