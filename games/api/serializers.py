@@ -18,7 +18,8 @@ Serializer = serializers.Serializer[Any]
 
 
 class OptionsSerializer(Serializer):
-    """Table options (RULES.md); omitted ones take their default. Validated by the rules."""
+    """Table options (docs/rules.md, "Table options"); omitted ones take their default.
+    Validated by the rules."""
 
     target = serializers.IntegerField(
         required=False,

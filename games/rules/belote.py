@@ -1,4 +1,4 @@
-"""Belote and rebelote: the K and Q of trump in one hand (RULES.md)."""
+"""Belote and rebelote: the K and Q of trump in one hand (docs/rules.md, "Belote and rebelote")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Declarations: sequences and fours of a kind (RULES.md, "Declarations")."""
+"""Declarations: sequences and fours of a kind (docs/rules.md, "Declarations")."""
 
 from __future__ import annotations
 
@@ -60,8 +60,8 @@ def points_of(declaration: Declaration) -> int:
 
 
 def strength(declaration: Declaration, trump: int) -> tuple[int, int, int, int, int]:
-    """Sort key of RULES.md's comparison: points, four over sequence, then
-    the four's rank, or the sequence's length, top card and trump."""
+    """Sort key of the comparison in docs/rules.md, "Declarations": points, four
+    over sequence, then the four's rank, or the sequence's length, top card and trump."""
     points = points_of(declaration)
     cards = list(cards_in(declaration.cards))
     if declaration.kind == "four":

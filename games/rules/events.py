@@ -98,7 +98,7 @@ class DeclarationsShown(NamedTuple):
 
 
 class HandScored(NamedTuple):
-    """The result of a played hand (see RULES.md, "Scoring a hand")."""
+    """The result of a played hand (see docs/rules.md, "Scoring")."""
 
     hand: int
     taker: int

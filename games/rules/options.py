@@ -1,4 +1,4 @@
-"""Table options, fixed when a game is created (RULES.md, "Options")."""
+"""Table options, fixed when a game is created (docs/rules.md, "Table options")."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ TARGET_MIN, TARGET_MAX = 1, 10_000
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The table options with RULES.md defaults."""
+    """The table options with their defaults (docs/rules.md, "Table options")."""
 
     target: int = 501
     declarations: bool = True

@@ -1,5 +1,5 @@
 """Playing a card: the refusal of an illegal one, and the trick, declarations,
-score and next deal that a card completes (RULES.md, "Play")."""
+score and next deal that a card completes (docs/rules.md, "Play")."""
 
 from __future__ import annotations
 

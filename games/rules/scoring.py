@@ -1,4 +1,4 @@
-"""Scoring a hand and ending the game (RULES.md, "Scoring a hand", "End of the game")."""
+"""Scoring a hand and ending the game (docs/rules.md, "Scoring", "End of the game")."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from games.rules.options import Options
 
 BELOTE_POINTS = 20
 #: the last hand a game may deal, thrown-in hands included: a bound of the service
-#: that RULES.md does not set, so that no game, whatever its options and whoever
-#: plays it, runs forever (a game to the largest target needs some 250 played hands)
+#: (docs/rules.md, "End of the game"), not a rule of play, so that no game, whatever
+#: its options and whoever plays it, runs forever (a game to the largest target needs
+#: some 250 played hands)
 MAX_HANDS = 1000
 MADE = "made"
 INSIDE = "inside"

@@ -1,6 +1,6 @@
 """Tricks: which card wins one, which cards a player may play on it, what it is worth.
 
-RULES.md, "Play". `legal_cards_mask` is the one place the legality of a card is
+docs/rules.md, "Play". `legal_cards_mask` is the one place the legality of a card is
 decided: `decide`, `legal_moves` and the bots' simulations all call it.
 """
 

@@ -1,4 +1,4 @@
-"""Belote and rebelote: RULES.md, section Belote and rebelote."""
+"""Belote and rebelote: docs/rules.md, "Belote and rebelote"."""
 
 from games import rules
 from tests.rules.helpers import act, of_type, play_cards, play_vector, position, rejection

@@ -1,4 +1,4 @@
-"""Take or pass: RULES.md, section Bidding."""
+"""Take or pass: docs/rules.md, "Bidding"."""
 
 from games import rules
 from tests.rules.helpers import act, of_type, rejection

@@ -1,4 +1,4 @@
-"""Shuffle and deal: RULES.md, sections Table and Shuffle and deal."""
+"""Shuffle and deal: docs/rules.md, "Seats and teams" and "Dealing"."""
 
 from typing import Any
 

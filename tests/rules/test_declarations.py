@@ -1,4 +1,4 @@
-"""Declarations: RULES.md, section Declarations. Worked figures come from the vectors."""
+"""Declarations: docs/rules.md, "Declarations". Worked figures come from the vectors."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""End of the game: RULES.md, section End of the game. The two vector games, hand by hand."""
+"""End of the game: docs/rules.md, "End of the game". The two vector games, hand by hand."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""What a player may play: RULES.md, section Play. Dealer 0 in every position, so seat 1 leads."""
+"""What a player may play: docs/rules.md, "Play". Dealer 0 in every position, so seat 1 leads."""
 
 from tests.rules.helpers import legal_cards, of_type, play, play_cards, position, rejection
 

@@ -1,5 +1,5 @@
-"""Table options: RULES.md, section Options. Each option's effect is pinned where its rule lives;
-here: defaults, validation, and the options whose effect is a whole hand."""
+"""Table options: docs/rules.md, "Table options". Each option's effect is pinned where its rule
+lives; here: defaults, validation, and the options whose effect is a whole hand."""
 
 import pytest
 

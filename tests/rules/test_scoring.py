@@ -1,4 +1,4 @@
-"""Scoring a hand: RULES.md, section Scoring a hand, and the points table of Cards."""
+"""Scoring a hand: docs/rules.md, "Scoring", and the card values of "Cards and ranks"."""
 
 from typing import Any
 

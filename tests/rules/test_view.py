@@ -1,4 +1,4 @@
-"""What each seat may see: RULES.md hidden information, the view and event redaction."""
+"""What each seat may see: docs/rules.md, "Hidden information"; the view and event redaction."""
 
 from games import rules
 from tests.rules.helpers import SEED, act, play, position
