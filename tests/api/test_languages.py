@@ -147,3 +147,21 @@ def test_the_async_feed_answers_in_french(make_user):
     assert response.json()["code"] == "game_not_found"
     assert response.json()["title"] == "Cette partie n’existe pas"
     assert response.headers["Content-Language"] == "fr"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_streams_own_refusal_is_in_french(make_user):
+    token = access_token_issue(user=make_user())
+    headers = {"Authorization": f"Bearer {token}", "Accept-Language": "fr", "Last-Event-ID": "x"}
+    response = async_to_sync(AsyncClient().get)(f"{GAMES}/{uuid.uuid4()}/stream", headers=headers)
+
+    body = response.json()
+    assert response.status_code == 400
+    assert body["code"] == "validation_failed"
+    assert body["errors"] == [
+        {
+            "field": "Last-Event-ID",
+            "code": "invalid",
+            "message": "Envoyez l’`id` du dernier événement reçu (chiffres ASCII).",
+        }
+    ]
