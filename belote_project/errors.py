@@ -96,3 +96,9 @@ class InvalidCredentialsError(ApplicationError):
     status = HTTPStatus.UNAUTHORIZED
     code = "invalid_credentials"
     title = "Invalid credentials"
+
+
+class WrongPasswordError(ApplicationError):
+    status = HTTPStatus.FORBIDDEN
+    code = "wrong_password"
+    title = "Wrong password"
