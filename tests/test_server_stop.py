@@ -1,19 +1,15 @@
 """The production server command stops cleanly: gunicorn's SIGTERM (its graceful stop)
 ends it with status 0 and no error line, and it logs nothing about ASGI lifespan."""
 
-import os
 import subprocess
 
+from bench.embedded_bench import embedded_environment
 from bench.load_server import ROOT, free_port, server_command, wait_until_serving
-
-# What would point the server at real services: without them it runs on a scratch SQLite
-# file, which is all that serving /healthz and stopping need.
-CONFIGURED = ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "REDIS_URL")
 
 
 def test_sigterm_stops_the_server_with_status_0_and_no_error_logged(tmp_path):
-    env = {name: value for name, value in os.environ.items() if name not in CONFIGURED}
-    env.update(DJANGO_SETTINGS_MODULE="belote_project.settings", BELOTE_VAR_DIR=str(tmp_path))
+    # The embedded default, on a scratch SQLite file: all that /healthz and a stop need.
+    env = embedded_environment(str(tmp_path))
     port = free_port()
     log_path = tmp_path / "server.log"
     with log_path.open("wb") as log:
