@@ -38,6 +38,25 @@ class OptionsSerializer(Serializer):
     capot_points = serializers.ChoiceField(
         choices=(252, 250), required=False, help_text="Default 252."
     )
+    turn_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=rules.RANGES["turn_seconds"][0],
+        max_value=rules.RANGES["turn_seconds"][1],
+        help_text="Seconds for each turn; default null: untimed (docs/clocks.md).",
+    )
+    time_bank_seconds = serializers.IntegerField(
+        required=False,
+        min_value=rules.RANGES["time_bank_seconds"][0],
+        max_value=rules.RANGES["time_bank_seconds"][1],
+        help_text="Each seat's reserve, spent when a turn overruns; default 0.",
+    )
+    absent_after = serializers.IntegerField(
+        required=False,
+        min_value=rules.RANGES["absent_after"][0],
+        max_value=rules.RANGES["absent_after"][1],
+        help_text="Consecutive timeouts before a bot takes the seat; default 2.",
+    )
 
 
 @extend_schema_field(OptionsSerializer)
