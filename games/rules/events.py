@@ -126,6 +126,27 @@ class GameFinished(NamedTuple):
     scores: tuple[int, int]
 
 
+class TurnTimedOut(NamedTuple):
+    """The service played for `seat`, whose time ran out (the seat's own move comes just
+    before); `consecutive` counts that seat's timeouts since it last played itself."""
+
+    seat: int
+    consecutive: int
+
+
+class SeatAbsent(NamedTuple):
+    """A bot plays for `seat` from now on; `reason` is `timeout` or `left`."""
+
+    seat: int
+    reason: str
+
+
+class SeatReturned(NamedTuple):
+    """The player of `seat` plays it again."""
+
+    seat: int
+
+
 Event = (
     GameStarted
     | HandDealt
@@ -139,4 +160,7 @@ Event = (
     | DeclarationsShown
     | HandScored
     | GameFinished
+    | TurnTimedOut
+    | SeatAbsent
+    | SeatReturned
 )
