@@ -10,7 +10,8 @@ notification is queued (delivered on commit) for the live feed. A lost race is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -41,13 +42,18 @@ def append(
     events: Sequence[rules.Event],
     actor: Actor,
     state_after: rules.GameState,
+    now: datetime | None = None,
+    read_model: Mapping[str, Any] | None = None,
 ) -> Appended:
     """Append `events` after `expected_version`, or raise `ConcurrencyConflict`.
 
     `state_after` is the state with the events applied: it feeds the read model and the
-    snapshot. Side effects belong in `transaction.on_commit` of the caller.
+    snapshot. `now` stamps the events (default: the current time); `read_model` holds
+    `Game` columns the caller derives beside the rules' summary (the turn clock), written
+    by the same conditional update. Side effects belong in `transaction.on_commit` of the
+    caller.
     """
-    now = timezone.now()
+    now = timezone.now() if now is None else now
     stored = tuple(
         StoredEvent(seq=seq, event=event, actor_kind=actor.kind, created_at=now)
         for seq, event in enumerate(events, start=expected_version + 1)
@@ -61,7 +67,7 @@ def append(
         # A savepoint only inside a caller's transaction, which a conflict leaves usable.
         with transaction.atomic():
             moved = Game.objects.filter(pk=game_id, version=expected_version).update(
-                **projection.columns(progress)
+                **projection.columns(progress), **(read_model or {})
             )
             if not moved:  # another writer got there first (or the caller is ahead)
                 raise ConcurrencyConflict(game_id, expected_version)
