@@ -80,4 +80,3 @@ def clock_after(
 def _played_by_its_player(seats: Sequence[Seat], state: rules.GameState, seat: int) -> bool:
     row = next((row for row in seats if row.seat == seat), None)
     return row is not None and row.user_id is not None and not state.absent[seat]
-
