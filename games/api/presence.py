@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from uuid import UUID
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -18,6 +19,7 @@ from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.serializers import GameViewSerializer
 from games.services.tables import SEATS
 
+F = TypeVar("F", bound=Callable[..., Any])
 _SEAT = OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=list(SEATS))
 _PROBLEMS = problem_responses(
     {
@@ -34,7 +36,7 @@ def _presence(request: Request, game_id: UUID, seat: int, *, absent: bool) -> Re
     return Response(view, status=status.HTTP_200_OK, headers=view_headers(f'"{view["version"]}"'))
 
 
-def _documented(operation_id: str, summary: str, description: str) -> Any:
+def _documented(operation_id: str, summary: str, description: str) -> Callable[[F], F]:
     return extend_schema(
         tags=["games"],
         operation_id=operation_id,
