@@ -120,6 +120,9 @@ class GameEvent(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    #: on the last event of an append that starts a timed turn: that turn's deadline
+    #: (docs/clocks.md), so that a client following the feed sees the clock
+    turn_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("game", "seq")

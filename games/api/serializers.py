@@ -183,6 +183,13 @@ class EventSerializer(Serializer):
     v = serializers.IntegerField(help_text="Schema version of this event type.")
     actor = serializers.ChoiceField(choices=("user", "bot", "system"))
     created_at = serializers.DateTimeField()
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text=(
+            "On the event that starts a timed turn: that turn's deadline, as in the view "
+            "(docs/clocks.md); else null."
+        ),
+    )
     data = serializers.DictField()  # type: ignore[assignment]
 
 

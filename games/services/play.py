@@ -139,6 +139,7 @@ def commit(
                 state_after=after,
                 now=now,
                 read_model=clock.columns(),
+                turn_deadline=clock.deadline,
             )
             seats_follow_absence(seats, after)
     except store.ConcurrencyConflict as conflict:

@@ -184,6 +184,7 @@ def _start_if_full(game: Game) -> None:
             state_after=started,
             now=now,
             read_model=clock.columns(),
+            turn_deadline=clock.deadline,
         )
     except store.ConcurrencyConflict as conflict:
         raise GameAlreadyStartedError() from conflict

@@ -89,8 +89,11 @@ def test_a_due_turn_is_played_for_its_seat_and_marked_as_a_timeout(auth_client):
     after = row(table)
     assert after.time_banks_ms[before.turn] == 0
     assert table.view(0)["timeouts"][before.turn] == 1
-    # the next seat's clock starts from the timeout's time, with its whole bank
-    assert after.turn_deadline == mark.created_at + timedelta(seconds=65)
+    # the next turn's clock starts from the timeout's time, with that seat's bank (none
+    # left if the timed-out seat took and so leads the first trick)
+    bank = 0 if after.turn == before.turn else 60_000
+    assert after.time_banks_ms[after.turn] == bank
+    assert after.turn_deadline == mark.created_at + timedelta(seconds=5, milliseconds=bank)
 
 
 def test_a_move_that_lands_before_the_deadline_wins_and_the_timeout_does_nothing(auth_client):
@@ -210,3 +213,15 @@ def test_two_sweepers_racing_for_one_due_turn_append_one_timeout(auth_client):
     assert stored(table.game_id, "type").count("turn_timed_out") == 1
     seqs = stored(table.game_id, "seq")
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_the_event_that_starts_a_timed_turn_carries_its_deadline(auth_client):
+    table = timed_table(auth_client)
+    game = row(table)
+    seat = game.turn
+    answer = table.act(seat, table.view(seat)["legal_actions"][0], game.version).json()
+    *earlier, last = answer["events"]
+    assert last["turn_deadline"] == answer["game"]["turn_deadline"] is not None
+    assert all(event["turn_deadline"] is None for event in earlier)
+    feed = table.clients[0].get(f"{table.url}/events", {"after": game.version}).json()
+    assert feed["events"][-1]["turn_deadline"] == answer["game"]["turn_deadline"]
