@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 from games import rules, selectors, store
 from games.errors import GameNotStartedError, GameOverError, NotSeatedError, VersionConflictError
@@ -31,11 +33,11 @@ def seat_absent_set(*, game_id: UUID, user: User, seat: int, absent: bool) -> di
         table = selectors.table_state(game_id)
         row = next((row for row in table.seats if row.seat == seat), None)
         if row is None or row.user_id != user.pk:
-            raise NotSeatedError("That seat is not yours.")
+            raise NotSeatedError(_("That seat is not yours."))
         state = table.loaded.state
         status = rules.summary(state).status
         if status == GameStatus.WAITING:
-            raise GameNotStartedError("Before the start, leave with DELETE on the seat.")
+            raise GameNotStartedError(_("Before the start, leave with DELETE on the seat."))
         if status == GameStatus.FINISHED:
             raise GameOverError()
         if state.absent[seat] == absent:
