@@ -193,6 +193,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "games.tasks.requeue_stalled_bot_turns",
         "schedule": 15.0,
     },
+    # The turn clocks' sweeper: a timeout lands at most this period after its grace.
+    "expire-due-turns": {
+        "task": "games.tasks.expire_due_turns",
+        "schedule": 1.0,
+    },
     "purge-idempotency-records": {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": 3600.0,

@@ -147,7 +147,8 @@ class MeDeletionApi(APIView):
             "Deletes the person behind the account for good: the username (free to be "
             "registered again), the password and every token. Games the account played "
             "stay whole, their seats and moves under the pseudonym `deleted#<id>`; in a "
-            "game still on, a `basic` bot takes the seat over (a `seat_released` event). "
+            "game still on, a `basic` bot takes the seat over (a `seat_absent` event, "
+            "reason `left`). "
             "A POST rather than a DELETE because it carries the password in its body."
         ),
         request=InputSerializer,

@@ -38,6 +38,25 @@ class OptionsSerializer(Serializer):
     capot_points = serializers.ChoiceField(
         choices=(252, 250), required=False, help_text="Default 252."
     )
+    turn_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=rules.RANGES["turn_seconds"][0],
+        max_value=rules.RANGES["turn_seconds"][1],
+        help_text="Seconds for each turn; default null: untimed (docs/clocks.md).",
+    )
+    time_bank_seconds = serializers.IntegerField(
+        required=False,
+        min_value=rules.RANGES["time_bank_seconds"][0],
+        max_value=rules.RANGES["time_bank_seconds"][1],
+        help_text="Each seat's reserve, spent when a turn overruns; default 0.",
+    )
+    absent_after = serializers.IntegerField(
+        required=False,
+        min_value=rules.RANGES["absent_after"][0],
+        max_value=rules.RANGES["absent_after"][1],
+        help_text="Consecutive timeouts before a bot takes the seat; default 2.",
+    )
 
 
 @extend_schema_field(OptionsSerializer)
@@ -129,6 +148,30 @@ class GameViewSerializer(Serializer):
         child=serializers.DictField(), help_text="Results of finished hands."
     )
     winner = serializers.IntegerField(allow_null=True, help_text="Winning team, when finished.")
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text=(
+            "When the service plays the turn for its seat (UTC, milliseconds), time bank "
+            "included; null when no clock runs (untimed table, a bot's turn, nobody's turn). "
+            "See docs/clocks.md."
+        ),
+    )
+    time_banks_ms = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=4,
+        max_length=4,
+        help_text="Each seat's remaining time bank in milliseconds, by seat.",
+    )
+    absent_seats = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=3),
+        help_text="Seats a bot plays while their player is away (POST .../return).",
+    )
+    timeouts = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=4,
+        max_length=4,
+        help_text="Each seat's timeouts since it last played itself (absent_after ends them).",
+    )
     legal_actions = ActionSerializer(many=True)
 
 
@@ -140,6 +183,13 @@ class EventSerializer(Serializer):
     v = serializers.IntegerField(help_text="Schema version of this event type.")
     actor = serializers.ChoiceField(choices=("user", "bot", "system"))
     created_at = serializers.DateTimeField()
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text=(
+            "On the event that starts a timed turn: that turn's deadline, as in the view "
+            "(docs/clocks.md); else null."
+        ),
+    )
     data = serializers.DictField()  # type: ignore[assignment]
 
 
@@ -151,6 +201,9 @@ class GameSummarySerializer(Serializer):
     turn = serializers.IntegerField(allow_null=True)
     scores = serializers.ListField(child=serializers.IntegerField())
     winner = serializers.IntegerField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the turn's clock runs out (see the game's view)."
+    )
     options = OptionsSerializer()
     seats = SeatSerializer(many=True)
     created_by = serializers.CharField()
@@ -168,7 +221,7 @@ EXAMPLE_VIEW: dict[str, Any] = {
     "id": "5f0c4a8e-0000-4000-8000-000000000000",
     "status": "playing",
     "version": 7,
-    "options": rules.Options().to_dict(),
+    "options": rules.Options(turn_seconds=30, time_bank_seconds=60).to_dict(),
     "seats": _EXAMPLE_SEATS,
     "seat": 0,
     "dealer": 3,
@@ -193,6 +246,10 @@ EXAMPLE_VIEW: dict[str, Any] = {
     "waiting_points": 0,
     "hands": [],
     "winner": None,
+    "turn_deadline": "2026-12-01T10:00:30.125Z",
+    "time_banks_ms": [60000, 60000, 60000, 60000],
+    "absent_seats": [],
+    "timeouts": [0, 0, 0, 0],
     "legal_actions": [{"type": "take"}, {"type": "pass"}],
 }
 
