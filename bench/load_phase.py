@@ -139,7 +139,7 @@ async def run_phase(
     ):
         # Opening 64 tables takes a while on a busy machine: the clock starts once they are.
         games = await asyncio.gather(
-            *(open_game(client, players.seats) for _ in range(spec.tables))
+            *(open_game(client, players.seats[number]) for number in range(spec.tables))
         )
         clock = PhaseClock(timing.warmup + players.think, timing.rate_seconds, timing.seconds)
         tables = [
