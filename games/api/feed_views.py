@@ -150,7 +150,7 @@ class GameEventsApi(FeedApi):
             max_value=MAX_WAIT_SECONDS,
             default=0,
             help_text="Long-poll: seconds to wait for an event after `after` when there is "
-            "none. A poll with `wait` counts as one of the caller's open feeds.",
+            "none. A poll that waits counts as one of the caller's open feeds.",
         )
 
     @extend_schema_serializer(component_name="GameEventsOutput")
