@@ -6,8 +6,10 @@
 Issue 12's loop, all on 127.0.0.1 (docs/deploy.md's "Measuring" says more):
 1. recreates the PostgreSQL database `belote_bench`, migrates it and adds the yardstick's
    table (bench/ceiling.py, routed only by bench/server_settings.py);
-2. starts the server as in production (gunicorn with the project's uvicorn workers, DEBUG
-   off, a random SECRET_KEY, PostgreSQL + Redis), throttles lifted;
+2. makes a user for every seat and spectator of the largest phase, each with a token
+   (bench/load_users.py: the product's cap on a user's open feeds stays as it is);
+   starts the server as in production (gunicorn with the project's uvicorn workers,
+   DEBUG off, a random SECRET_KEY, PostgreSQL + Redis), throttles lifted;
 3. runs phases of N tables, each of four players who think THINK seconds before acting
    and S spectators; every one of them follows the game by long-poll (or SSE), and a
    player reads its view only when the events show it may be its turn
