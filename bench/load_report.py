@@ -33,6 +33,12 @@ def print_phase(result: PhaseResult, think: float) -> None:
         f"{_ms_per(result.workers_cpu(0), rate_actions)}, PostgreSQL "
         f"{_ms_per(result.postgres_cpu(0), rate_actions)} (all its processes on this machine)"
     )
+    transactions = result.transactions(0)
+    if transactions is not None and rate_actions:
+        print(
+            f"  database transactions per action, its deliveries included (same window, "
+            f"this database only): {transactions / rate_actions:.1f}"
+        )
     client_share = 100 * result.client_cpu(1) / timing.seconds
     starved = " (near a whole core: the client's latencies include its own queue)"
     print(
