@@ -5,14 +5,16 @@ neither a worker thread nor a database connection while it waits (see games/feed
 Authentication, permissions and error answers are DRF's, as on every other endpoint.
 """
 
+import contextlib
+import functools
 import re
-from collections.abc import Iterable
-from contextlib import nullcontext
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 from uuid import UUID
 
 from adrf.views import APIView as AsyncAPIView
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import connection
 from django.http import HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -67,9 +69,16 @@ async def _slot(viewer: FeedViewer) -> FeedSlot:
         ) from full
 
 
-async def _page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
+@contextlib.asynccontextmanager
+async def _slot_held(viewer: FeedViewer) -> AsyncIterator[None]:
+    async with await _slot(viewer):
+        yield
+
+
+@contextlib.contextmanager
+def _still_signed_in() -> Iterator[None]:
     try:
-        return await wait_for_page(viewer, after=after, limit=limit, wait=wait)
+        yield
     except SignedOut as gone:  # logged out (or expired) while the answer was held
         raise AuthenticationFailed(
             gettext("The token is invalid, expired or revoked."), code="invalid_token"
@@ -99,6 +108,16 @@ class FeedApi(AsyncAPIView):  # type: ignore[misc]
     http_method_names = ("get",)
     renderer_classes = (JSONRenderer,)
     content_negotiation_class = ProblemsWhateverIsAccepted
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """DRF's checks, then the token query's database connection back to the pool:
+        the thread they ran on serves other feed requests, and this one may now wait
+        for seconds (otherwise it goes back when a request on that thread starts or ends)."""
+        try:
+            super().initial(request, *args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
 
 
 class FeedEventSerializer(serializers.Serializer[Any]):
@@ -135,7 +154,7 @@ class GameEventsApi(FeedApi):
             max_value=MAX_WAIT_SECONDS,
             default=0,
             help_text="Long-poll: seconds to wait for an event after `after` when there is "
-            "none. A poll with `wait` counts as one of the caller's open feeds.",
+            "none. A poll that waits counts as one of the caller's open feeds.",
         )
 
     @extend_schema_serializer(component_name="GameEventsOutput")
@@ -170,10 +189,11 @@ class GameEventsApi(FeedApi):
         after, limit = query.validated_data["after"], query.validated_data["limit"]
         wait = query.validated_data["wait"]
         viewer = _viewer(request, kwargs["game_id"])
-        # Only a poll that may be held takes one of the caller's feed slots.
-        slot = await _slot(viewer) if wait > 0 else nullcontext()
-        async with slot:
-            page = await _page(viewer, after=after, limit=limit, wait=wait)
+        # Only a poll that is held takes one of the caller's feed slots, before it waits:
+        # one that its first read answers (the follower was behind) costs the cache nothing.
+        hold = functools.partial(_slot_held, viewer)
+        with _still_signed_in():
+            page = await wait_for_page(viewer, after=after, limit=limit, wait=wait, hold=hold)
         return JsonResponse(_page_body(request, page))
 
 
@@ -253,7 +273,8 @@ class GameStreamApi(FeedApi):
         after = query.validated_data["after"]
         viewer = _viewer(request, kwargs["game_id"])
         async with await _slot(viewer) as slot:
-            first = await _page(viewer, after=after, limit=1, wait=0)
+            with _still_signed_in():
+                first = await wait_for_page(viewer, after=after, limit=1, wait=0)
             if first.finished and first.version <= after:
                 return HttpResponse(status=204)
             # The stream serves the seat found now; it ends if the viewer's seat changes.
