@@ -84,6 +84,11 @@ class GameListCreateApi(APIView):
         tags=["games"],
         operation_id="list_games",
         summary="List tables",
+        description=(
+            "Newest first, a page at a time: follow `next` (or pass its `cursor`) for "
+            "older tables. `open_seats`: only tables waiting with a free seat; `mine`: "
+            "only tables you sit at or created."
+        ),
         parameters=[FilterSerializer],
         responses={
             200: PageSerializer,
