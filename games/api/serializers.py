@@ -50,8 +50,8 @@ def suit_field(**kwargs: Any) -> serializers.ChoiceField:
 
 
 class OptionsSerializer(Serializer):
-    """Table options (docs/rules.md, "Table options"); omitted ones take their default.
-    Validated by the rules."""
+    """Table options (docs/rules.md, "Table options"); omitted ones take their default,
+    and an option this service does not know is refused (422 `invalid_options`)."""
 
     target = serializers.IntegerField(
         required=False,
