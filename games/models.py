@@ -164,7 +164,8 @@ class IdempotencyRecord(models.Model):
     path = models.CharField(max_length=512)
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
+    #: the JSON body exactly as first sent (text: a JSON column would reorder its keys)
+    response_body = models.TextField()
     #: the headers a replay must repeat (Location, ETag...), name -> value
     response_headers = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now)

@@ -12,23 +12,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from belote_project.schema import problem_responses
 from games import services
 from games.api.answers import player, view_headers
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
+from games.api.problems import PRESENCE_PROBLEMS
 from games.api.serializers import GameViewSerializer
 from games.services.tables import SEATS
 
 F = TypeVar("F", bound=Callable[..., Any])
 _SEAT = OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=list(SEATS))
-_PROBLEMS = problem_responses(
-    {
-        403: "`not_seated`: the seat is not yours.",
-        404: "No such game, or `seat` is not 0-3.",
-        409: "`game_not_started` (before the start, DELETE the seat), `game_over`, or "
-        "`version_conflict` when bots kept moving the game on.",
-    }
-)
 
 
 def _presence(request: Request, game_id: UUID, seat: int, *, absent: bool) -> Response:
@@ -44,13 +36,13 @@ def _documented(operation_id: str, summary: str, description: str) -> Callable[[
         description=f"{description} See docs/clocks.md.",
         parameters=[_SEAT, IDEMPOTENCY_PARAMETER],
         request=None,
-        responses={200: GameViewSerializer, **_PROBLEMS},
+        responses={200: GameViewSerializer, **PRESENCE_PROBLEMS},
     )
 
 
 class SeatLeaveRunningApi(APIView):
     @_documented(
-        "games_seats_leave_running",
+        "leave_running_game",
         "Leave a running game: a bot plays your seat from now on",
         "Appends `seat_absent` (reason `left`) at once; a `basic` bot plays the seat's "
         "turns until you return. Leaving a seat a bot already plays changes nothing.",
@@ -62,7 +54,7 @@ class SeatLeaveRunningApi(APIView):
 
 class SeatReturnApi(APIView):
     @_documented(
-        "games_seats_return",
+        "return_to_seat",
         "Take your seat back from the bot that plays it",
         "Appends `seat_returned` at once: if it is your turn, it is yours to play now, "
         "with a fresh clock. Returning to a seat you play changes nothing.",

@@ -45,11 +45,13 @@ class Options:
         Raises `InvalidOptions` naming the field for an unknown key, a wrong
         type or a value out of range (every number has bounds, see `RANGES`).
         """
+        checked = {}
         for key, value in values.items():
             if key not in _TYPES:
                 raise InvalidOptions(str(key), "unknown_option", f"unknown option {key!r}")
-            _check(key, value)
-        return cls(**dict(values))
+            checked[key] = _whole(key, value)
+            _check(key, checked[key])
+        return cls(**checked)
 
     @classmethod
     def from_record(cls, values: Mapping[str, Any]) -> Options:
@@ -87,6 +89,14 @@ RANGES: dict[str, tuple[int, int]] = {
     "time_bank_seconds": (0, TIME_BANK_MAX),
     "absent_after": (ABSENT_AFTER_MIN, ABSENT_AFTER_MAX),
 }
+
+
+def _whole(key: str, value: Any) -> Any:
+    """JSON does not tell 30 from 30.0 (JSON Schema's `integer` admits both): a number
+    option given as a whole float is that integer."""
+    if _TYPES[key] is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def _check(key: str, value: Any) -> None:

@@ -52,7 +52,7 @@ def test_given_options_are_kept_and_the_rest_defaulted() -> None:
         ({"colour": "red"}, "colour"),
         ({"turn_seconds": 4}, "turn_seconds"),
         ({"turn_seconds": 3601}, "turn_seconds"),
-        ({"turn_seconds": 30.0}, "turn_seconds"),
+        ({"turn_seconds": 30.5}, "turn_seconds"),
         ({"turn_seconds": False}, "turn_seconds"),
         ({"time_bank_seconds": -1}, "time_bank_seconds"),
         ({"time_bank_seconds": None}, "time_bank_seconds"),
@@ -80,6 +80,13 @@ def test_invalid_options_are_refused_with_the_field_named(
 )
 def test_the_clock_options_take_their_bounds(clock: dict[str, object]) -> None:
     assert rules.Options.from_dict(clock).to_dict() == {**DEFAULTS, **clock}
+
+
+def test_a_whole_number_written_with_a_fraction_is_that_integer() -> None:
+    # JSON Schema's `integer` admits 30.0, so a client generated from the schema may send it
+    options = rules.Options.from_dict({"turn_seconds": 30.0, "target": 501.0})
+    assert (options.turn_seconds, options.target) == (30, 501)
+    assert type(options.turn_seconds) is int
 
 
 def test_a_game_recorded_before_the_clocks_reads_as_untimed() -> None:
