@@ -111,7 +111,7 @@ class GameFinishedSerializer(Serializer):
 
 
 class TurnTimedOutSerializer(Serializer):
-    seat = seat_field(help_text="The seat whose time ran out; the move just before was played for it.")
+    seat = seat_field(help_text="Whose time ran out; the move just before was played for it.")
     consecutive = serializers.IntegerField(
         min_value=1, help_text="That seat's timeouts in a row, this one included."
     )
