@@ -15,7 +15,7 @@ from celery import current_app
 from django.db import models, transaction
 from django.utils import timezone
 
-from games import store
+from games import selectors, store
 from games.models import Game, GameStatus, Seat
 
 #: The Celery task that plays one bot turn (games/tasks.py).
@@ -26,7 +26,7 @@ STALLED_AFTER = timedelta(seconds=20)
 
 
 def schedule_bot_turn(
-    game_id: UUID, progress: store.Progress, *, seats: Sequence[Seat] | None = None
+    game_id: UUID, progress: store.Progress, *, seats: Sequence[selectors.SeatRow] | None = None
 ) -> None:
     """After commit, queue the bot whose turn it is at `progress` (if a bot's turn).
 
@@ -37,8 +37,10 @@ def schedule_bot_turn(
     if progress.summary.status != GameStatus.PLAYING or turn is None:
         return
     if seats is None:
-        seats = list(Seat.objects.filter(game_id=game_id))
-    if not any(row.seat == turn and row.bot_level for row in seats):
+        bot_turn = Seat.objects.filter(game_id=game_id, seat=turn, bot_level__isnull=False)
+        if not bot_turn.exists():
+            return
+    elif not any(row.seat == turn and row.bot_level for row in seats):
         return
     version = progress.version
 

@@ -18,7 +18,7 @@ from games.errors import (
     RuleViolationError,
     VersionConflictError,
 )
-from games.models import Game, GameStatus, Seat
+from games.models import GameStatus
 from games.services.bot_turns import bot_seed, schedule_bot_turn
 
 
@@ -26,8 +26,7 @@ from games.services.bot_turns import bot_seed, schedule_bot_turn
 class ActResult:
     """What one command did: the states around it and the events it appended."""
 
-    game: Game
-    seats: list[Seat]
+    table: selectors.GameTable
     seat: int
     before: rules.GameState
     after: store.LoadedGame
@@ -44,14 +43,14 @@ def game_act(
     expected_version: int,
 ) -> ActResult:
     """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version."""
-    table = selectors.table_state(game_id)
-    game, seats, loaded = table.game, table.seats, table.loaded
-    seat = selectors.seat_of(seats, user)
+    read = selectors.table_state(game_id)
+    table, loaded = read.table, read.loaded
+    seat = selectors.seat_of(table, user)
     if seat is None:
         raise NotSeatedError()
     _require_playing(loaded)
     if loaded.version != expected_version:
-        raise _conflict(game, seats, seat, expected_version, loaded)
+        raise _conflict(table, seat, expected_version, loaded)
     try:
         command = rules.PlayerAction(
             seat=seat, action=rules.parse_action(action), next_hand_seed=secrets.token_bytes(32)
@@ -59,7 +58,7 @@ def game_act(
         events = rules.decide(loaded.state, command)
     except rules.RuleError as error:
         raise RuleViolationError(error) from error
-    return _commit(game, seats, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
+    return _commit(table, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
 
 
 def bot_play(*, game_id: UUID, expected_version: int) -> bool:
@@ -68,15 +67,15 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     Idempotent: a game that has moved on, or whose turn is not a bot's, is left alone.
     """
     try:
-        game, seats = selectors.game_table(game_id)
+        table = selectors.game_table(game_id)
     except GameNotFoundError:
         return False
-    if game.version != expected_version or game.status != GameStatus.PLAYING or game.turn is None:
+    if table.version != expected_version or table.status != GameStatus.PLAYING:
         return False
-    bot = next((row for row in seats if row.seat == game.turn and row.bot_level), None)
+    bot = next((row for row in table.seats if row.seat == table.turn), None)
     if bot is None or bot.bot_level is None:
         return False
-    loaded = store.load(game.id)
+    loaded = store.load(table.id)
     if loaded.version != expected_version:
         return False
     from games.bots import choose_action  # noqa: PLC0415 (bots are optional to the API)
@@ -88,7 +87,7 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     )
     events = rules.decide(loaded.state, command)
     try:
-        _commit(game, seats, bot.seat, loaded, events, actor=store.Actor.bot())
+        _commit(table, bot.seat, loaded, events, actor=store.Actor.bot())
     except VersionConflictError:
         return False
     return True
@@ -103,8 +102,7 @@ def _require_playing(loaded: store.LoadedGame) -> None:
 
 
 def _commit(
-    game: Game,
-    seats: list[Seat],
+    table: selectors.GameTable,
     seat: int,
     loaded: store.LoadedGame,
     events: tuple[rules.Event, ...],
@@ -114,34 +112,32 @@ def _commit(
     after = rules.replay(events, loaded.state)
     try:
         appended = store.append(
-            game.id,
+            table.id,
             expected_version=loaded.version,
             events=events,
             actor=actor,
             state_after=after,
         )
     except store.ConcurrencyConflict as conflict:
-        raise _conflict(game, seats, seat, loaded.version, store.load(game.id)) from conflict
+        raise _conflict(table, seat, loaded.version, store.load(table.id)) from conflict
     # After append's transaction (or inside the caller's): either way it runs after commit.
-    schedule_bot_turn(game.id, appended.progress, seats=seats)
+    schedule_bot_turn(table.id, appended.progress, seats=table.seats)
     loaded_after = store.LoadedGame(state=after, version=appended.progress.version)
     return ActResult(
-        game=game,
-        seats=seats,
+        table=table,
         seat=seat,
         before=loaded.state,
         after=loaded_after,
         appended=list(appended.events),
-        view=selectors.game_view(game=game, seats=seats, loaded=loaded_after, seat=seat),
+        view=selectors.game_view(table=table, loaded=loaded_after, seat=seat),
     )
 
 
 def _conflict(
-    game: Game,
-    seats: list[Seat],
+    table: selectors.GameTable,
     seat: int,
     expected: int,
     current: store.LoadedGame,
 ) -> VersionConflictError:
-    view = selectors.game_view(game=game, seats=seats, loaded=current, seat=seat)
+    view = selectors.game_view(table=table, loaded=current, seat=seat)
     return VersionConflictError(expected=expected, current=current.version, game=view)

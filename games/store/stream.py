@@ -22,6 +22,7 @@ from games.models import Game, GameEvent
 from games.store import projection, snapshots
 from games.store.cache import recent_states
 from games.store.records import Actor, Appended, ConcurrencyConflict, LoadedGame, StoredEvent
+from games.store.sql import datetime_column, json_column, uuid_param
 
 NOTIFY_CHANNEL = "belote_game_events"
 # After these a hand is over: the state is worth a snapshot.
@@ -150,19 +151,34 @@ def rebuild_read_model(game_id: UUID) -> Appended:
     return Appended(events=(), progress=progress)
 
 
+# Plain SQL, not the ORM: this read runs on every view and action, and compiling the
+# queryset cost more CPU than running it (games/store/sql.py, docs/deploy.md).
+_EVENTS_AFTER = """
+SELECT seq, type, schema_version, payload, actor_kind, created_at
+FROM games_gameevent
+WHERE game_id = %s AND seq > %s
+ORDER BY seq
+"""
+
+
 def load_events_after(
     game_id: UUID, after_seq: int, *, limit: int | None = None
 ) -> list[StoredEvent]:
     """Events with `seq > after_seq` in order, upcast to the current schema."""
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after_seq).order_by("seq")
-    columns = rows.values_list(
-        "seq", "type", "schema_version", "payload", "actor_kind", "created_at"
-    )
+    query, params = _EVENTS_AFTER, [uuid_param(game_id), after_seq]
     if limit is not None:
-        columns = columns[:limit]
+        query, params = f"{query} LIMIT %s", [*params, limit]
+    with connection.cursor() as cursor:
+        cursor.execute(query, params)
+        rows = cursor.fetchall()
     return [
-        StoredEvent(seq=seq, event=_event_of(kind, v, payload), actor_kind=actor, created_at=at)
-        for seq, kind, v, payload, actor, at in columns
+        StoredEvent(
+            seq=seq,
+            event=_event_of(kind, v, json_column(payload)),
+            actor_kind=actor,
+            created_at=datetime_column(at),
+        )
+        for seq, kind, v, payload, actor, at in rows
     ]
 
 
