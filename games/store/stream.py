@@ -10,6 +10,7 @@ notification is queued (delivered on commit) for the live feed. A lost race is
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -18,11 +19,10 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import rules
-from games.models import Game, GameEvent
 from games.store import projection, snapshots
 from games.store.cache import recent_states
 from games.store.records import Actor, Appended, ConcurrencyConflict, LoadedGame, StoredEvent
-from games.store.sql import datetime_column, json_column, uuid_param
+from games.store.sql import datetime_column, datetime_param, json_column, json_param, uuid_param
 
 NOTIFY_CHANNEL = "belote_game_events"
 # After these a hand is over: the state is worth a snapshot.
@@ -33,6 +33,15 @@ UNIQUE_SEQ_CONSTRAINT = "games_event_unique_seq"
 #: (serialization_failure, deadlock_detected): nothing was appended, the stream moved.
 _ROLLED_BACK = frozenset({"40001", "40P01"})
 _UNIQUE_VIOLATION = "23505"
+
+# The append's statements are plain SQL, like the hot reads (games/store/sql.py): built
+# by the ORM, the guarded UPDATE and the INSERT cost more CPU than the rest of an append.
+_INSERT_EVENTS = """
+INSERT INTO games_gameevent
+    (game_id, seq, type, schema_version, payload, actor_kind, actor_user_id, created_at)
+VALUES {rows}
+"""
+_EVENT_ROW = "(%s, %s, %s, %s, %s, %s, %s, %s)"
 
 
 def append(
@@ -61,17 +70,15 @@ def append(
     try:
         # A savepoint only inside a caller's transaction, which a conflict leaves usable.
         with transaction.atomic():
-            moved = Game.objects.filter(pk=game_id, version=expected_version).update(
-                **projection.columns(progress)
-            )
-            if not moved:  # another writer got there first (or the caller is ahead)
+            if not projection.write(game_id, progress, now, from_version=expected_version):
+                # another writer got there first (or the caller is ahead)
                 raise ConcurrencyConflict(game_id, expected_version)
-            rows = GameEvent.objects.bulk_create(_rows(game_id, stored, actor))
-            if any(row.type in HAND_BOUNDARIES for row in rows):
+            types = _insert(game_id, stored, actor, expected_version)
+            if HAND_BOUNDARIES & types:
                 snapshots.store(game_id, after, now)
             _notify(game_id, version)
-    except (IntegrityError, OperationalError) as error:
-        if not _is_lost_race(error):
+    except OperationalError as error:
+        if _sqlstate(error) not in _ROLLED_BACK:
             raise
         raise ConcurrencyConflict(game_id, expected_version) from error
     # At once in autocommit; at the caller's commit inside its transaction.
@@ -79,23 +86,36 @@ def append(
     return Appended(events=stored, progress=progress)
 
 
-def _rows(game_id: UUID, stored: Sequence[StoredEvent], actor: Actor) -> list[GameEvent]:
-    rows = []
+def _insert(
+    game_id: UUID, stored: Sequence[StoredEvent], actor: Actor, expected_version: int
+) -> set[str]:
+    """INSERT the events in one statement; the types stored. A seq already taken (the
+    read model lagged behind the events) is a lost race: `ConcurrencyConflict`."""
+    params: list[Any] = []
+    types = set()
     for item in stored:
         wire = rules.event_to_dict(item.event)
-        rows.append(
-            GameEvent(
-                game_id=game_id,
-                seq=item.seq,
-                type=wire.pop("type"),
-                schema_version=wire.pop("v"),
-                payload=wire,
-                actor_kind=actor.kind,
-                actor_user_id=actor.user_id,
-                created_at=item.created_at,
-            )
-        )
-    return rows
+        event_type, schema_version = wire.pop("type"), wire.pop("v")
+        types.add(event_type)
+        params += [
+            uuid_param(game_id),
+            item.seq,
+            event_type,
+            schema_version,
+            json_param(wire),
+            actor.kind,
+            actor.user_id,
+            datetime_param(item.created_at),
+        ]
+    query = _INSERT_EVENTS.format(rows=", ".join([_EVENT_ROW] * len(stored)))
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(query, params)
+    except IntegrityError as error:
+        if not _seq_taken(error):
+            raise
+        raise ConcurrencyConflict(game_id, expected_version) from error
+    return types
 
 
 def _notify(game_id: UUID, version: int) -> None:
@@ -106,17 +126,21 @@ def _notify(game_id: UUID, version: int) -> None:
         cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{game_id}:{version}"])
 
 
-def _is_lost_race(error: Exception) -> bool:
-    """Whether the database refused the append because another writer moved the stream:
-    a seq taken (the read model lagged behind the events), or a statement it rolled
-    back to break a deadlock. Read from the driver's diagnostics, not the message."""
+def _sqlstate(error: Exception) -> str | None:
+    """The SQLSTATE psycopg read from the server's answer (None on SQLite)."""
+    return getattr(error.__cause__, "sqlstate", None)
+
+
+def _seq_taken(error: IntegrityError) -> bool:
+    """Whether the events INSERT broke the unique (game, seq) index, by the driver's
+    diagnostics, not the message: psycopg's SQLSTATE and constraint name; SQLite's
+    extended result code, which names no constraint but can only be that index here
+    (the events' id is SQLite's rowid, a primary key violation has a code of its own)."""
     cause = error.__cause__
-    sqlstate = getattr(cause, "sqlstate", None)
-    if sqlstate in _ROLLED_BACK:
-        return True
-    diagnostics = getattr(cause, "diag", None)
-    constraint = getattr(diagnostics, "constraint_name", None)
-    return sqlstate == _UNIQUE_VIOLATION and constraint == UNIQUE_SEQ_CONSTRAINT
+    if isinstance(cause, sqlite3.IntegrityError):
+        return cause.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+    constraint = getattr(getattr(cause, "diag", None), "constraint_name", None)
+    return _sqlstate(error) == _UNIQUE_VIOLATION and constraint == UNIQUE_SEQ_CONSTRAINT
 
 
 def load(game_id: UUID) -> LoadedGame:
@@ -147,7 +171,7 @@ def rebuild_read_model(game_id: UUID) -> Appended:
     """Recompute the `Game` row's cached columns from the events alone."""
     loaded = replay_all(game_id)
     progress = projection.progress_of(loaded.state, loaded.version)
-    Game.objects.filter(pk=game_id).update(**projection.columns(progress))
+    projection.write(game_id, progress, timezone.now())
     return Appended(events=(), progress=progress)
 
 
