@@ -54,7 +54,7 @@ def game_create(
 def bot_game_create(*, user: User, options: Mapping[str, Any], levels: Sequence[str]) -> Game:
     """A game of four bots (`levels` by seat), started at once, organised by `user`.
 
-    For internal callers only (tests, benchmarks, tournaments of bot teams): the API's
+    For internal callers only (tests, benchmarks): the API's
     tables refuse to start with no human seated (`bot_seat`), so that nobody can set
     games running that no one plays. The options are validated as for any table, so
     the target bounds such a game as well.
