@@ -109,13 +109,26 @@ def test_the_events_read_gives_what_the_orm_stored(players, django_assert_num_qu
     assert store.load_events_after(game_id, 1, limit=1) == events[1:2]
 
 
-def _next_move(game_id):
+def _next_move(game_id, *, offset=0, actor=None):
+    """(the state before, a function appending the first legal action at the version
+    `offset` past the stream's, the state after)."""
     loaded = store.load(game_id)
     seat = rules.summary(loaded.state).turn
     wire = rules.view(loaded.state, seat)["legal_actions"][0]
     command = rules.PlayerAction(seat, rules.parse_action(wire), bytes(32))
     events = rules.decide(loaded.state, command)
-    return loaded, events, rules.replay(events, loaded.state)
+    after = rules.replay(events, loaded.state)
+
+    def append():
+        return store.append(
+            game_id,
+            expected_version=loaded.version + offset,
+            events=events,
+            actor=actor or store.Actor.system(),
+            state_after=after,
+        )
+
+    return loaded, append, after
 
 
 def _stream(game_id):
@@ -125,16 +138,10 @@ def _stream(game_id):
 
 def test_an_append_is_one_guarded_update_and_one_insert(players):
     game_id = _full_table(players)
-    loaded, events, after = _next_move(game_id)
+    loaded, append, after = _next_move(game_id, actor=store.Actor.user(players[0].pk))
 
     with CaptureQueriesContext(connection) as queries:
-        appended = store.append(
-            game_id,
-            expected_version=loaded.version,
-            events=events,
-            actor=store.Actor.user(players[0].pk),
-            state_after=after,
-        )
+        appended = append()
 
     # inside the test's transaction, so a savepoint; pg_notify only on PostgreSQL
     notify = ["SELECT"] if connection.vendor == "postgresql" else []
@@ -143,7 +150,7 @@ def test_an_append_is_one_guarded_update_and_one_insert(players):
     row = Game.objects.get(pk=game_id)
     summary = rules.summary(after)
     assert (row.version, row.status, row.phase, row.turn, row.scores, row.winner) == (
-        loaded.version + len(events),
+        loaded.version + len(appended.events),
         summary.status,
         summary.phase,
         summary.turn,
@@ -158,17 +165,11 @@ def test_an_append_is_one_guarded_update_and_one_insert(players):
 @pytest.mark.parametrize("offset", [-1, 1])
 def test_an_append_off_the_read_models_version_conflicts(players, offset):
     game_id = _full_table(players)
-    loaded, events, after = _next_move(game_id)
+    loaded, append, _ = _next_move(game_id, offset=offset)
     before = _stream(game_id)
 
     with pytest.raises(store.ConcurrencyConflict):
-        store.append(
-            game_id,
-            expected_version=loaded.version + offset,
-            events=events,
-            actor=store.Actor.system(),
-            state_after=after,
-        )
+        append()
 
     assert _stream(game_id) == before
     assert Game.objects.get(pk=game_id).version == loaded.version
@@ -178,7 +179,7 @@ def test_a_taken_seq_is_a_conflict_by_the_drivers_diagnostics(players):
     # The read model lagging behind the events: the guarded UPDATE passes, the unique
     # (game, seq) index refuses the INSERT, on either database.
     game_id = _full_table(players)
-    loaded, events, after = _next_move(game_id)
+    loaded, append, _ = _next_move(game_id)
     GameEvent.objects.create(
         game_id=game_id,
         seq=loaded.version + 1,
@@ -190,13 +191,7 @@ def test_a_taken_seq_is_a_conflict_by_the_drivers_diagnostics(players):
     before = _stream(game_id)
 
     with pytest.raises(store.ConcurrencyConflict) as conflict:
-        store.append(
-            game_id,
-            expected_version=loaded.version,
-            events=events,
-            actor=store.Actor.system(),
-            state_after=after,
-        )
+        append()
 
     assert isinstance(conflict.value.__cause__, IntegrityError)
     assert _stream(game_id) == before
