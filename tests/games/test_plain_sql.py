@@ -1,6 +1,7 @@
-"""The plain-SQL hot path (the table read, the events read, the append) reads and writes
-what the ORM does, on whichever database the suite runs: PostgreSQL, or SQLite when it
-is missing. Query counts guard it as Zulip's tests do."""
+"""The hot path's statements on whichever database the suite runs (PostgreSQL, or SQLite
+when it is missing): the plain-SQL reads of the table and the events give what the ORM
+stored; the append is one guarded UPDATE and one INSERT, and a lost race a conflict.
+Query counts guard them as Zulip's tests do."""
 
 from __future__ import annotations
 
