@@ -7,6 +7,7 @@ from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.usernames import canonical_username
 
@@ -44,7 +45,7 @@ class User(AbstractUser):
         canonical = canonical_username(self.username)
         if User.objects.filter(canonical_username=canonical).exclude(pk=self.pk).exists():
             raise ValidationError(
-                {"username": ValidationError("This username is taken.", code="username_taken")}
+                {"username": ValidationError(_("This username is taken."), code="username_taken")}
             )
 
     def save(self, *args: Any, **kwargs: Any) -> None:

@@ -8,6 +8,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import USERNAME_UNIQUE_CONSTRAINTS, AccessToken, User
 from accounts.tokens import new_token, token_digest
@@ -19,7 +20,7 @@ _UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
 
 def _username_taken() -> ValidationError:
     return ValidationError(
-        {"username": ValidationError("This username is taken.", code="username_taken")}
+        {"username": ValidationError(_("This username is taken."), code="username_taken")}
     )
 
 
@@ -73,7 +74,7 @@ def user_login(*, username: str, password: str) -> str:
     """A new token for valid credentials, else InvalidCredentialsError."""
     user = authenticate(username=username, password=password)
     if not isinstance(user, User):
-        raise InvalidCredentialsError("Unknown username or wrong password.")
+        raise InvalidCredentialsError(_("Unknown username or wrong password."))
     return access_token_issue(user=user)
 
 

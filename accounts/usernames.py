@@ -17,6 +17,7 @@ import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 32
@@ -37,21 +38,21 @@ def validate_username_to_look_up(username: str) -> None:
     use or unassigned character or a lone surrogate: no account has one (and a surrogate
     cannot even be sent to the database). Names renamed by a migration hold a `#`."""
     if any(unicodedata.category(char).startswith("C") for char in username):
-        raise ValidationError("A username holds no control character.", code="username_invalid")
+        raise ValidationError(_("A username holds no control character."), code="username_invalid")
 
 
 def validate_new_username(username: str) -> None:
     """ValidationError unless `username` may name a new account: allowed characters, not
     only digits (it would read as an id), and 3 to 32 characters in every form kept."""
     if not _ALLOWED.match(unicodedata.normalize("NFKC", username)):
-        raise ValidationError("Use only letters, digits and . @ + - _.", code="username_invalid")
+        raise ValidationError(_("Use only letters, digits and . @ + - _."), code="username_invalid")
     canonical = canonical_username(username)
     if canonical.isnumeric():
-        raise ValidationError("A username needs a letter or a sign.", code="username_numeric")
+        raise ValidationError(_("A username needs a letter or a sign."), code="username_numeric")
     lengths = {len(unicodedata.normalize("NFKC", username)), len(canonical)}
     if max(lengths) > USERNAME_MAX_LENGTH or min(lengths) < USERNAME_MIN_LENGTH:
         raise ValidationError(
-            f"A username has {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} characters "
-            "once normalised.",
+            _("A username has %(min)d to %(max)d characters once normalised.")
+            % {"min": USERNAME_MIN_LENGTH, "max": USERNAME_MAX_LENGTH},
             code="username_length",
         )

@@ -19,13 +19,20 @@ Subclass it once per kind of failure and give the class its ``status``, ``code``
 
     raise StaleVersion("Expected version 11, the game is at 12.", extra={"current_version": 12})
 
-``code`` may also be given per raise (e.g. a rules error carrying its own code).
+``code`` and ``title`` may also be given per raise (e.g. a rules error carrying its own
+code). Titles are lazy translations (``gettext_lazy``) and details are translated where
+they are raised, so both reach the client in the request's language (docs/api.md).
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any, ClassVar
+
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
+
+from belote_project.http_titles import status_title
 
 
 @dataclass(frozen=True)
@@ -45,26 +52,38 @@ class ApplicationError(Exception):
 
     status: ClassVar[int] = HTTPStatus.BAD_REQUEST
     code: str = "bad_request"
-    title: ClassVar[str | None] = None
+    title: ClassVar[StrOrPromise | None] = None
 
     def __init__(
         self,
-        detail: str | None = None,
+        detail: StrOrPromise | None = None,
         *,
         code: str | None = None,
+        title: StrOrPromise | None = None,
         errors: Sequence[FieldError] = (),
         extra: Mapping[str, Any] | None = None,
     ) -> None:
-        self.detail = detail or self.default_title()
+        # Kept lazy until the answer is written: an error raised where no language is
+        # active (the feed reads in a context of its own) still speaks the client's.
+        self.given_title = title
+        self.given_detail = detail
         if code is not None:
             self.code = code
         self.errors = tuple(errors)
         self.extra = dict(extra or {})
-        super().__init__(self.detail)
+        super().__init__(str(detail or self.default_title()))
 
     @classmethod
     def default_title(cls) -> str:
-        return cls.title or HTTPStatus(cls.status).phrase
+        return str(cls.title or status_title(cls.status))
+
+    @property
+    def problem_title(self) -> str:
+        return str(self.given_title or self.default_title())
+
+    @property
+    def detail(self) -> str:
+        return str(self.given_detail or self.problem_title)
 
 
 class NotFoundError(ApplicationError):
@@ -95,4 +114,4 @@ class UnprocessableError(ApplicationError):
 class InvalidCredentialsError(ApplicationError):
     status = HTTPStatus.UNAUTHORIZED
     code = "invalid_credentials"
-    title = "Invalid credentials"
+    title = _("Invalid credentials")

@@ -5,6 +5,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
@@ -31,7 +33,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         body = problem_body(
             status=exc.status,
             code=exc.code,
-            title=exc.default_title(),
+            title=exc.problem_title,
             detail=exc.detail,
             instance=instance,
             errors=exc.errors,
@@ -56,11 +58,18 @@ def _api_exception_problem(
 ) -> dict[str, Any]:
     if isinstance(exc, exceptions.ValidationError):
         errors = list(_field_errors(exc.detail, prefix=""))
-        detail = errors[0].message if len(errors) == 1 else f"{len(errors)} fields are invalid."
+        detail = (
+            errors[0].message
+            if len(errors) == 1
+            else ngettext(
+                "%(count)d field is invalid.", "%(count)d fields are invalid.", len(errors)
+            )
+            % {"count": len(errors)}
+        )
         return problem_body(
             status=status,
             code="validation_failed",
-            title="Invalid request",
+            title=_("Invalid request"),
             detail=detail,
             instance=instance,
             errors=errors,

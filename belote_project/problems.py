@@ -1,12 +1,12 @@
 """The RFC 9457 problem document every error answer carries."""
 
 from collections.abc import Iterable, Mapping
-from http import HTTPStatus
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 
 from belote_project.errors import FieldError
+from belote_project.http_titles import status_title
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_TYPE_PREFIX = "urn:belote:problem:"
@@ -29,13 +29,6 @@ CODE_FOR_STATUS = {
 }
 
 
-def status_title(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return "Error"
-
-
 def problem_body(
     *,
     status: int,
@@ -47,7 +40,7 @@ def problem_body(
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     code = code or CODE_FOR_STATUS.get(status, "error")
-    title = title or status_title(status)
+    title = str(title or status_title(status))
     body: dict[str, Any] = {
         "type": PROBLEM_TYPE_PREFIX + code,
         "title": title,

@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: the security headers every answer carries, whoever produced it.
     "belote_project.middleware.ContentSecurityPolicyMiddleware",
+    # Before anything that may answer, so that every answer is in the client's language.
+    "belote_project.middleware.LanguageMiddleware",
     # Next, so that every error answer, whoever produced it, leaves as problem+json.
     "belote_project.middleware.ProblemResponseMiddleware",
     "belote_project.middleware.RequestSizeGuardMiddleware",
@@ -197,7 +199,11 @@ CELERY_BEAT_SCHEDULE_FILENAME = env_str(
 )
 
 # --- HTTP -----------------------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+# Messages (problem titles and details) follow Accept-Language; codes never change.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+# The catalogues: belote_project/locale/<lang>/LC_MESSAGES/django.po, compiled to the
+# django.mo beside it (committed; docs/api.md, "Languages", says how to recompile).
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -3,6 +3,9 @@
 from http import HTTPStatus
 from typing import Any
 
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+
 from belote_project.errors import (
     ApplicationError,
     ConflictError,
@@ -12,72 +15,74 @@ from belote_project.errors import (
     UnprocessableError,
 )
 from games import rules
+from games.rule_messages import option_detail, rule_detail, rule_title
 
 
 class GameNotFoundError(NotFoundError):
     code = "game_not_found"
-    title = "No such game"
+    title = _("No such game")
 
 
 class NotSeatedError(ForbiddenError):
     code = "not_seated"
-    title = "You have no seat at this table"
+    title = _("You have no seat at this table")
 
 
 class NotOrganiserError(ForbiddenError):
     code = "not_organiser"
-    title = "Only the table's creator or a seated player may do this"
+    title = _("Only the table's creator or a seated player may do this")
 
 
 class SeatTakenError(ConflictError):
     code = "seat_taken"
-    title = "That seat is taken"
+    title = _("That seat is taken")
 
 
 class TableFullError(ConflictError):
     code = "table_full"
-    title = "No seat is free"
+    title = _("No seat is free")
 
 
 class AlreadySeatedError(ConflictError):
     code = "already_seated"
-    title = "You already have a seat at this table"
+    title = _("You already have a seat at this table")
 
 
 class SeatEmptyError(ConflictError):
     code = "seat_empty"
-    title = "Nobody sits there"
+    title = _("Nobody sits there")
 
 
 class NoHumanSeatedError(ConflictError):
     code = "no_human_seated"
-    title = "A table starts only with a person seated"
+    title = _("A table starts only with a person seated")
 
 
 class GameAlreadyStartedError(ConflictError):
     code = "game_already_started"
-    title = "The game has started"
+    title = _("The game has started")
 
 
 class GameNotStartedError(ConflictError):
     code = "game_not_started"
-    title = "The game has not started yet"
+    title = _("The game has not started yet")
 
 
 class GameOverError(ConflictError):
     code = "game_over"
-    title = "The game is over"
+    title = _("The game is over")
 
 
 class VersionConflictError(ConflictError):
     """The client's `expected_version` is stale; `extra` carries the current view."""
 
     code = "version_conflict"
-    title = "The game has moved on"
+    title = _("The game has moved on")
 
     def __init__(self, *, expected: int, current: int, game: dict[str, Any]) -> None:
         super().__init__(
-            f"You acted on version {expected}; the game is at version {current}.",
+            gettext_now("You acted on version %(expected)d; the game is at version %(current)d.")
+            % {"expected": expected, "current": current},
             extra={"current_version": current, "game": game},
         )
 
@@ -85,26 +90,26 @@ class VersionConflictError(ConflictError):
 class VersionRequiredError(ApplicationError):
     status = HTTPStatus.PRECONDITION_REQUIRED
     code = "version_required"
-    title = "Say which version you act on"
+    title = _("Say which version you act on")
 
 
 class RuleViolationError(UnprocessableError):
-    """A rules `RuleError`, keeping its code (`must_follow_suit`, `not_your_turn`, ...)."""
+    """A rules `RuleError`, keeping its code (`must_follow_suit`, `not_your_turn`, ...);
+    its title and detail are the code's, in the request's language (games/rule_messages.py)."""
 
-    title = "Not allowed by the rules"
+    title = _("Not allowed by the rules")
 
     def __init__(self, error: rules.RuleError) -> None:
-        super().__init__(error.message, code=error.code)
+        super().__init__(rule_detail(error), code=error.code, title=rule_title(error))
 
 
 class InvalidTableOptionsError(UnprocessableError):
     code = "invalid_options"
-    title = "Invalid table options"
+    title = _("Invalid table options")
 
     def __init__(self, error: rules.InvalidOptions) -> None:
+        message = option_detail(error)
         super().__init__(
-            error.message,
-            errors=[
-                FieldError(field=f"options.{error.field}", code=error.reason, message=error.message)
-            ],
+            message,
+            errors=[FieldError(field=f"options.{error.field}", code=error.reason, message=message)],
         )

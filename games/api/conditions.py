@@ -19,6 +19,9 @@ import re
 from dataclasses import dataclass
 from http import HTTPStatus
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from belote_project.errors import ApplicationError, PreconditionFailedError
 from games.errors import VersionRequiredError
 
@@ -40,7 +43,7 @@ _VERSION = re.compile(r"0|[1-9][0-9]{0,9}")  # [0-9]: ASCII digits only, unlike 
 class InvalidIfMatchError(ApplicationError):
     status = HTTPStatus.BAD_REQUEST
     code = "invalid_if_match"
-    title = 'If-Match must be one entity tag naming a version, e.g. "42"'
+    title = _('If-Match must be one entity tag naming a version, e.g. "42"')
 
 
 @dataclass(frozen=True)
@@ -73,16 +76,20 @@ def if_match_version(header: str) -> int:
     """The version an If-Match header names; raises as the module docstring says."""
     tags = entity_tags(header)
     if tags is None:
-        raise InvalidIfMatchError("If-Match is not a list of entity tags (RFC 9110).")
+        raise InvalidIfMatchError(gettext("If-Match is not a list of entity tags (RFC 9110)."))
     if not tags:
-        raise VersionRequiredError('If-Match: * names no version; send If-Match: "<version>".')
+        raise VersionRequiredError(
+            gettext('If-Match: * names no version; send If-Match: "<version>".')
+        )
     versions = {version for version in map(_version, tags) if version is not None}
     if not versions:
         raise PreconditionFailedError(
-            'No game version matches this If-Match; send the game\'s ETag, e.g. "42".'
+            gettext('No game version matches this If-Match; send the game\'s ETag, e.g. "42".')
         )
     if len(versions) > 1:
-        raise InvalidIfMatchError("If-Match names several versions; an action is decided on one.")
+        raise InvalidIfMatchError(
+            gettext("If-Match names several versions; an action is decided on one.")
+        )
     return versions.pop()
 
 
@@ -94,10 +101,12 @@ def expected_version(*, body: int | None, if_match: str | None) -> int:
     """
     from_header = None if if_match is None else if_match_version(if_match)
     if body is not None and from_header is not None and body != from_header:
-        raise InvalidIfMatchError("If-Match and expected_version name different versions.")
+        raise InvalidIfMatchError(gettext("If-Match and expected_version name different versions."))
     version = body if body is not None else from_header
     if version is None:
-        raise VersionRequiredError('Send expected_version in the body or If-Match: "<version>".')
+        raise VersionRequiredError(
+            gettext('Send expected_version in the body or If-Match: "<version>".')
+        )
     return version
 
 

@@ -14,6 +14,7 @@ from uuid import UUID
 from adrf.views import APIView as AsyncAPIView
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -60,7 +61,10 @@ async def _slot(viewer: FeedViewer) -> FeedSlot:
     try:
         return await feed_slot_take(viewer.user_id)
     except TooManyFeeds as full:
-        raise Throttled(wait=full.retry_after, detail=str(full), code="too_many_feeds") from full
+        detail = gettext("At most %(limit)d feeds may be open at once; close one first.")
+        raise Throttled(
+            wait=full.retry_after, detail=detail % {"limit": full.limit}, code="too_many_feeds"
+        ) from full
 
 
 async def _page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
@@ -68,7 +72,7 @@ async def _page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> F
         return await wait_for_page(viewer, after=after, limit=limit, wait=wait)
     except SignedOut as gone:  # logged out (or expired) while the answer was held
         raise AuthenticationFailed(
-            "The token is invalid, expired or revoked.", code="invalid_token"
+            gettext("The token is invalid, expired or revoked."), code="invalid_token"
         ) from gone
 
 
@@ -235,7 +239,11 @@ class GameStreamApi(FeedApi):
         resume_from = request.headers.get("Last-Event-ID")
         if resume_from is not None and not _SEQ.fullmatch(resume_from):
             raise serializers.ValidationError(
-                {"Last-Event-ID": ["Send the `id` of the last event received (ASCII digits)."]}
+                {
+                    "Last-Event-ID": [
+                        gettext("Send the `id` of the last event received (ASCII digits).")
+                    ]
+                }
             )
         query = self.InputSerializer(data=query_values(request))
         query.is_valid(raise_exception=True)

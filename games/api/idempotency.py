@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Concatenate, ParamSpec, TypeVar
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -54,17 +55,17 @@ V = TypeVar("V", bound=APIView)
 
 class IdempotencyKeyReusedError(UnprocessableError):
     code = "idempotency_key_reused"
-    title = "This Idempotency-Key was used for another request"
+    title = _("This Idempotency-Key was used for another request")
 
 
 class IdempotencyKeyInvalidError(UnprocessableError):
     code = "idempotency_key_invalid"
-    title = "Idempotency-Key must be 1 to 255 printable ASCII characters"
+    title = _("Idempotency-Key must be 1 to 255 printable ASCII characters")
 
 
 class IdempotencyKeyInFlightError(ConflictError):
     code = "idempotency_key_in_flight"
-    title = "A request with this Idempotency-Key is being processed; retry shortly"
+    title = _("A request with this Idempotency-Key is being processed; retry shortly")
 
 
 def idempotent(

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 from games import rules, selectors, store
 from games.errors import (
@@ -96,7 +98,7 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
 def _require_playing(loaded: store.LoadedGame) -> None:
     status = rules.summary(loaded.state).status
     if status == GameStatus.WAITING:
-        raise GameNotStartedError("The game starts when all four seats are filled.")
+        raise GameNotStartedError(_("The game starts when all four seats are filled."))
     if status == GameStatus.FINISHED:
         raise GameOverError()
 

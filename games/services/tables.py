@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import rules, store
@@ -102,7 +103,7 @@ def bot_seat(*, game_id: UUID, user: User, level: str, seat: int | None = None) 
     _require_organiser(game, seats, user)
     number = _free_seat(seats, seat)
     if len(seats) == len(SEATS) - 1 and all(row.user_id is None for row in seats.values()):
-        raise NoHumanSeatedError("This bot would fill the table with nobody playing at it.")
+        raise NoHumanSeatedError(_("This bot would fill the table with nobody playing at it."))
     Seat.objects.create(game=game, seat=number, bot_level=level)
     _start_if_full(game)
     return game
@@ -115,11 +116,11 @@ def seat_leave(*, game_id: UUID, user: User, seat: int) -> Game:
     seats = _seats(game)
     row = seats.get(seat)
     if row is None:
-        raise SeatEmptyError(f"Seat {seat} is free already.")
+        raise SeatEmptyError(_("Seat %(seat)d is free already.") % {"seat": seat})
     if row.user_id is None:
         _require_organiser(game, seats, user)
     elif row.user_id != user.pk:
-        raise NotSeatedError("That seat belongs to another player.")
+        raise NotSeatedError(_("That seat belongs to another player."))
     row.delete()
     return game
 
@@ -131,7 +132,7 @@ def _waiting_game_locked(game_id: UUID) -> Game:
     if game is None:
         raise GameNotFoundError()
     if game.status != GameStatus.WAITING:
-        raise GameAlreadyStartedError("Seats change only before the game starts.")
+        raise GameAlreadyStartedError(_("Seats change only before the game starts."))
     return game
 
 
@@ -146,7 +147,7 @@ def _free_seat(seats: Mapping[int, Seat], wanted: int | None) -> int:
             raise TableFullError()
         return free[0]
     if wanted in seats:
-        raise SeatTakenError(f"Seat {wanted} is taken.")
+        raise SeatTakenError(_("Seat %(seat)d is taken.") % {"seat": wanted})
     return wanted
 
 
