@@ -22,6 +22,6 @@ RUN DEBUG=true python manage.py collectstatic --noinput \
 
 USER belote
 EXPOSE 8000
-CMD ["gunicorn", "belote_project.asgi:application", \
-     "--worker-class", "belote_project.server.Worker", "--bind", "0.0.0.0:8000", \
+CMD ["gunicorn", "-c", "python:belote_project.server", "belote_project.asgi:application", \
+     "--bind", "0.0.0.0:8000", \
      "--graceful-timeout", "35", "--access-logfile", "-"]

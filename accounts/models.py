@@ -29,6 +29,9 @@ class User(AbstractUser):
     # Set from `username` on every save (accounts/usernames.py); not editable on its own.
     # An `update(username=...)` bypasses save(): rename through the model instead.
     canonical_username = models.CharField(max_length=150, editable=False)
+    # When the person deleted the account (accounts.services.user_delete); the row stays,
+    # under a pseudonym, for the games that name it.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects: ClassVar[UserManager] = UserManager()
 

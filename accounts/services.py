@@ -11,9 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import USERNAME_UNIQUE_CONSTRAINTS, AccessToken, User
+from accounts.signals import account_deleting
 from accounts.tokens import new_token, token_digest
 from accounts.usernames import canonical_username, validate_new_username
-from belote_project.errors import InvalidCredentialsError
+from belote_project.errors import InvalidCredentialsError, WrongPasswordError
 
 _UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
 
@@ -80,3 +81,35 @@ def user_login(*, username: str, password: str) -> str:
 
 def access_token_revoke(*, access_token: AccessToken) -> None:
     access_token.delete()
+
+
+def deleted_username(user_id: int) -> str:
+    """The pseudonym a deleted account keeps: `#` is refused in a new name, and the names
+    a migration gave holds `<name>#<id>` of their own id, so no other account has it."""
+    return f"deleted#{user_id}"
+
+
+@transaction.atomic
+def user_delete(*, user: User, password: str) -> None:
+    """Delete the person behind `user`, who confirms with their password.
+
+    The row stays, since games and their events name it, but only as a pseudonym: the
+    name (free for anyone to register again), the personal fields, the password and every
+    token go, and the account can never sign in again. `account_deleting` lets the apps
+    that hold on to the account let go of it first, in the same transaction.
+    """
+    # Locked: two deletions, or a deletion and a password change, do not interleave.
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    if locked.deleted_at is not None or not locked.check_password(password):
+        raise WrongPasswordError(_("That is not this account's password."))
+    account_deleting.send(sender=User, user=locked)
+    locked.username = deleted_username(locked.pk)
+    locked.first_name = locked.last_name = locked.email = ""
+    locked.set_unusable_password()
+    locked.is_active = locked.is_staff = locked.is_superuser = False
+    locked.last_login = None
+    locked.deleted_at = timezone.now()
+    locked.save()
+    locked.groups.clear()
+    locked.user_permissions.clear()
+    AccessToken.objects.filter(user=locked).delete()

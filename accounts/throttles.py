@@ -1,4 +1,5 @@
-"""Throttles on the unauthenticated account endpoints (rates in REST_FRAMEWORK settings)."""
+"""Throttles on the account endpoints that check a password or make an account (rates in
+REST_FRAMEWORK settings)."""
 
 import hashlib
 
@@ -33,3 +34,14 @@ class RegisterThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class PasswordConfirmationThrottle(SimpleRateThrottle):
+    """Password confirmations per account, at the login rate: whoever holds a token
+    guesses its account's password no faster than a login would let them."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        ident = f"password-confirmation:{request.user.pk}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}

@@ -115,3 +115,9 @@ class InvalidCredentialsError(ApplicationError):
     status = HTTPStatus.UNAUTHORIZED
     code = "invalid_credentials"
     title = _("Invalid credentials")
+
+
+class WrongPasswordError(ApplicationError):
+    status = HTTPStatus.FORBIDDEN
+    code = "wrong_password"
+    title = _("Wrong password")

@@ -69,6 +69,7 @@ def server_command(port: int, workers: int) -> list[str]:
     """The production command of docs/deploy.md, on a loopback port."""
     return [
         sys.executable, "-m", "gunicorn", "belote_project.asgi:application",
+        "--config", "python:belote_project.server",
         "--worker-class", "belote_project.server.Worker",
         "--workers", str(workers),
         "--bind", f"127.0.0.1:{port}",

@@ -30,8 +30,7 @@ def test_every_service_has_a_healthcheck(services):
 def test_web_runs_the_asgi_app_under_gunicorn_after_migrating(services):
     command = command_of(services["web"])
     assert "migrate" in command
-    assert "gunicorn belote_project.asgi:application" in command
-    assert "--worker-class belote_project.server.Worker" in command
+    assert "gunicorn -c python:belote_project.server belote_project.asgi:application" in command
     assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
 
 

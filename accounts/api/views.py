@@ -1,4 +1,4 @@
-"""Registration, login, logout and the current player."""
+"""Registration, login, logout, the current player and the deletion of their account."""
 
 from typing import Any
 
@@ -11,8 +11,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import AccessToken, User
-from accounts.services import access_token_issue, access_token_revoke, user_login, user_register
-from accounts.throttles import LoginThrottle, RegisterThrottle
+from accounts.services import (
+    access_token_issue,
+    access_token_revoke,
+    user_delete,
+    user_login,
+    user_register,
+)
+from accounts.throttles import LoginThrottle, PasswordConfirmationThrottle, RegisterThrottle
 from accounts.usernames import (
     USERNAME_MAX_LENGTH,
     USERNAME_MIN_LENGTH,
@@ -120,3 +126,39 @@ class MeApi(APIView):
     def get(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         return Response(self.OutputSerializer(request.user).data)
+
+
+class MeDeletionApi(APIView):
+    throttle_classes = (PasswordConfirmationThrottle,)
+
+    @extend_schema_serializer(component_name="MeDeletionInput")
+    class InputSerializer(serializers.Serializer[Any]):
+        password = _Text(
+            max_length=128,
+            trim_whitespace=False,
+            write_only=True,
+            help_text="The account's current password, to confirm that its owner asks.",
+        )
+
+    @extend_schema(
+        operation_id="me_delete",
+        summary="Delete the signed-in player's account",
+        description=(
+            "Deletes the person behind the account for good: the username (free to be "
+            "registered again), the password and every token. Games the account played "
+            "stay whole, their seats and moves under the pseudonym `deleted#<id>`; in a "
+            "game still on, a `basic` bot takes the seat over (a `seat_released` event). "
+            "A POST rather than a DELETE because it carries the password in its body."
+        ),
+        request=InputSerializer,
+        responses={
+            204: None,
+            **problem_responses({403: "`wrong_password`: not this account's password."}),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        confirmation = self.InputSerializer(data=request.data)
+        confirmation.is_valid(raise_exception=True)
+        user_delete(user=request.user, **confirmation.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)

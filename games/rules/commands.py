@@ -60,7 +60,15 @@ class PlayerAction(NamedTuple):
     next_hand_seed: bytes
 
 
-Command = StartGame | PlayerAction
+class ReleaseSeat(NamedTuple):
+    """The person at `seat` leaves a started game for good; a bot of `bot_level` (a
+    level the bots know, which the rules only record) takes the seat over."""
+
+    seat: int
+    bot_level: str
+
+
+Command = StartGame | PlayerAction | ReleaseSeat
 
 _FIELDS = {
     "take": {"type"},

@@ -126,6 +126,15 @@ class GameFinished(NamedTuple):
     scores: tuple[int, int]
 
 
+class SeatReleased(NamedTuple):
+    """The person at `seat` left the game for good (their account was deleted); a bot of
+    `bot_level` plays the seat from here on. Who sits at a seat is no fact of the rules,
+    so the state does not change: the event records the hand-over for every reader."""
+
+    seat: int
+    bot_level: str
+
+
 Event = (
     GameStarted
     | HandDealt
@@ -139,4 +148,5 @@ Event = (
     | DeclarationsShown
     | HandScored
     | GameFinished
+    | SeatReleased
 )

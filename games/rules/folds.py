@@ -17,6 +17,7 @@ from games.rules.events import (
     HandScored,
     HandThrownIn,
     RestDealt,
+    SeatReleased,
     TrickWon,
     TrumpSet,
 )
@@ -166,3 +167,8 @@ def _hand_scored(event: HandScored, state: GameState) -> GameState:
 def _game_finished(event: GameFinished, state: GameState) -> GameState:
     winner = NO_SEAT if event.winner is None else event.winner
     return state._replace(phase=FINISHED, turn=NO_SEAT, winner=winner)
+
+
+@_folded.register
+def _seat_released(event: SeatReleased, state: GameState) -> GameState:
+    return state  # the rules play a seat the same whoever plays it

@@ -24,6 +24,7 @@ from games.rules.events import (
     HandScored,
     HandThrownIn,
     RestDealt,
+    SeatReleased,
     TrickWon,
     TrumpSet,
 )
@@ -102,6 +103,7 @@ SCHEMAS: dict[type, tuple[str, int, dict[str, Codec]]] = {
         },
     ),
     GameFinished: ("game_finished", 1, {"scores": PAIR}),
+    SeatReleased: ("seat_released", 1, {}),
 }
 EVENT_TYPES: dict[str, Any] = {name: cls for cls, (name, _, _) in SCHEMAS.items()}
 

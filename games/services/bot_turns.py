@@ -30,8 +30,8 @@ def schedule_bot_turn(
 ) -> None:
     """After commit, queue the bot whose turn it is at `progress` (if a bot's turn).
 
-    `seats`: the table's seats if the caller has them (seats no longer change once the
-    game has started), which saves a query.
+    `seats`: the table's seats as the caller read them for this version, which saves a
+    query (once the game has started, only `seat_released` changes them).
     """
     turn = progress.summary.turn
     if progress.summary.status != GameStatus.PLAYING or turn is None:
