@@ -1,0 +1,1 @@
+"""Users and their access tokens; knows nothing of games."""

@@ -1,3 +1,5 @@
+"""The Django admin for users and their access tokens."""
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 

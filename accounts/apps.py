@@ -1,3 +1,5 @@
+"""The accounts app: users, bearer tokens and the API that issues them."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,5 @@
+"""Users (one account per canonical username) and their access tokens."""
+
 from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser

@@ -1,3 +1,5 @@
+"""Account writes: registering a user, issuing and revoking access tokens."""
+
 from datetime import timedelta
 
 from django.conf import settings

@@ -1,0 +1,1 @@
+"""The benchmarks run by ./scripts/bench; the product never imports them."""

@@ -134,10 +134,8 @@ class ActionWork:
         token = access_token_find(token=self.tokens[turn])
         assert token is not None
         read = selectors.table_state(game_id)
-        selectors.view_etag(read.game, read.seats)
-        view, _ = selectors.game_view_for(
-            game=read.game, user=token.user, seats=read.seats, loaded=read.loaded
-        )
+        selectors.view_etag(read.table)
+        view, _ = selectors.game_view_for(read, token.user)
         json.dumps(view)
         action = self._chooser.choice(view["legal_actions"])
         # POST: the token, the throttle, the command (its own read), the answer's JSON

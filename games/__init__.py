@@ -1,0 +1,1 @@
+"""Belote games: the rules engine, the event store, tables, bots, the API and the live feed."""

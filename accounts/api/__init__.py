@@ -1,0 +1,1 @@
+"""The accounts' HTTP API: registration, tokens, the signed-in user."""

@@ -1,3 +1,5 @@
+"""Routes of the accounts API: register, sign in for a token, sign out, who am I."""
+
 from django.urls import URLPattern, path
 
 from accounts.api.views import LogoutApi, MeApi, MeDeletionApi, RegisterApi, TokenApi

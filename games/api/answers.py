@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
 from games import selectors
-from games.models import Game
 
 
 def player(request: Request) -> User:
@@ -21,7 +22,7 @@ def view_headers(etag: str) -> dict[str, str]:
     return {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Authorization"}
 
 
-def view_response(game: Game, request: Request, status_code: int) -> Response:
-    """The caller's view of `game`, with its ETag."""
-    view, etag = selectors.game_view_for(game=game, user=player(request))
+def view_response(game_id: UUID, request: Request, status_code: int) -> Response:
+    """The caller's view of the game, with its ETag."""
+    view, etag = selectors.game_view_for(selectors.table_state(game_id), player(request))
     return Response(view, status=status_code, headers=view_headers(etag))

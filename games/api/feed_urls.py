@@ -1,3 +1,5 @@
+"""Routes of the live feed: a game's events by long-poll, and its SSE stream."""
+
 from django.urls import URLPattern, URLResolver, path
 
 from games.api.feed_views import GameEventsApi, GameStreamApi

@@ -129,7 +129,7 @@ class GameListCreateApi(APIView):
         game = services.game_create(
             user=player(request), options=data.validated_data["options"], seat=seat
         )
-        response = view_response(game, request, status.HTTP_201_CREATED)
+        response = view_response(game.id, request, status.HTTP_201_CREATED)
         response["Location"] = reverse("game", kwargs={"game_id": game.id})
         return response
 
@@ -163,7 +163,7 @@ class SeatJoinApi(APIView):
         game = services.seat_join(
             game_id=game_id, user=player(request), seat=data.validated_data.get("seat")
         )
-        return view_response(game, request, status.HTTP_201_CREATED)
+        return view_response(game.id, request, status.HTTP_201_CREATED)
 
 
 class SeatLeaveApi(APIView):
@@ -193,7 +193,7 @@ class SeatLeaveApi(APIView):
     )
     def delete(self, request: Request, game_id: UUID, seat: int) -> Response:
         game = services.seat_leave(game_id=game_id, user=player(request), seat=seat)
-        return view_response(game, request, status.HTTP_200_OK)
+        return view_response(game.id, request, status.HTTP_200_OK)
 
 
 class BotSeatApi(APIView):
@@ -236,4 +236,4 @@ class BotSeatApi(APIView):
             seat=data.validated_data.get("seat"),
             level=data.validated_data["level"],
         )
-        return view_response(game, request, status.HTTP_201_CREATED)
+        return view_response(game.id, request, status.HTTP_201_CREATED)

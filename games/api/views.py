@@ -62,13 +62,11 @@ class GameDetailApi(APIView):
         },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        table = selectors.table_state(game_id)
-        etag = selectors.view_etag(table.game, table.seats)
+        read = selectors.table_state(game_id)
+        etag = selectors.view_etag(read.table)
         if if_none_match_hits(request.headers.get("If-None-Match"), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=view_headers(etag))
-        view, etag = selectors.game_view_for(
-            game=table.game, user=player(request), seats=table.seats, loaded=table.loaded
-        )
+        view, etag = selectors.game_view_for(read, player(request))
         return Response(view, headers=view_headers(etag))
 
 

@@ -85,9 +85,4 @@ def highest(mask: int, key: tuple[int, ...]) -> int:
     return best
 
 
-def only_card(mask: int) -> int:
-    """The id of the lowest card of a mask."""
-    return (mask & -mask).bit_length() - 1
-
-
 __all__ = ["ABOVE", "BEATS", "CHEAP", "FULL_DECK", "POINTS", "STRENGTH", "SUIT_MASKS"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
 from uuid import UUID
 
@@ -15,7 +16,7 @@ from celery import current_app
 from django.db import models, transaction
 from django.utils import timezone
 
-from games import rules, store
+from games import rules, selectors, store
 from games.models import BotLevel, Game, GameStatus, Seat
 
 #: The Celery task that plays one bot turn (games/tasks.py).
@@ -26,7 +27,7 @@ STALLED_AFTER = timedelta(seconds=20)
 
 
 def schedule_bot_turn(
-    game_id: UUID, progress: store.Progress, *, seats: Sequence[Seat] | None = None
+    game_id: UUID, progress: store.Progress, *, seats: Sequence[selectors.SeatRow] | None = None
 ) -> None:
     """After commit, queue the bot whose turn it is at `progress` (if a bot's turn).
 
@@ -37,8 +38,10 @@ def schedule_bot_turn(
     if progress.summary.status != GameStatus.PLAYING or turn is None:
         return
     if seats is None:
-        seats = list(Seat.objects.filter(game_id=game_id))
-    if not any(row.seat == turn and row.bot_level for row in seats):
+        bot_turn = Seat.objects.filter(game_id=game_id, seat=turn, bot_level__isnull=False)
+        if not bot_turn.exists():
+            return
+    elif not any(row.seat == turn and row.bot_level for row in seats):
         return
     version = progress.version
 
@@ -54,17 +57,21 @@ def schedule_bot_turn(
 ABSENT_SEAT_LEVEL = BotLevel.BASIC
 
 
-def seats_follow_absence(seats: Sequence[Seat], state: rules.GameState) -> None:
+def seats_follow_absence(
+    game_id: UUID, seats: Sequence[selectors.SeatRow], state: rules.GameState
+) -> tuple[selectors.SeatRow, ...]:
     """Give the bot level to the player's seats `state` has absent, and take it back from
-    those it has not (in the database and in `seats`): the bot tasks and the stalled-turn
-    sweep then find an absent player's turns like any bot's."""
+    those it has not; the seats as they now are. The bot tasks and the stalled-turn sweep
+    then find an absent player's turns like any bot's."""
+    followed = []
     for row in seats:
-        if row.user_id is None:
-            continue
         level = ABSENT_SEAT_LEVEL.value if state.absent[row.seat] else None
-        if row.bot_level != level:
-            Seat.objects.filter(pk=row.pk).update(bot_level=level)
-            row.bot_level = level
+        if row.user_id is None or row.bot_level == level:
+            followed.append(row)
+            continue
+        Seat.objects.filter(game_id=game_id, seat=row.seat).update(bot_level=level)
+        followed.append(replace(row, bot_level=level))
+    return tuple(followed)
 
 
 #: the domain tag of a bot seed's SHA-256 input (docs/bots.md, "Seeds")

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from games import rules
-from games.models import Game, GameStatus, Seat
+from games import rules, selectors
+from games.models import GameStatus
 
 #: how long after its deadline a turn is expired: a move sent just in time still
 #: arrives first over a slow network
 GRACE = timedelta(seconds=1)
-COLUMNS = ("turn_deadline", "time_banks_ms")
 SEAT_COUNT = 4
 
 
@@ -35,30 +34,24 @@ class Clock:
         """The `Game` columns of this clock, as `store.append(read_model=...)` takes them."""
         return {"turn_deadline": self.deadline, "time_banks_ms": list(self.banks_ms)}
 
-    def stamp(self, game: Game) -> None:
-        """Keep an instance read before the append in step with the row it wrote."""
-        game.turn_deadline = self.deadline
-        game.time_banks_ms = list(self.banks_ms)
-
 
 def clock_after(
     *,
-    game: Game,
-    seats: Sequence[Seat],
+    table: selectors.GameTable,
     state_after: rules.GameState,
     moved: bool,
     now: datetime,
 ) -> Clock:
     """The clock once an append stamped `now` leaves the game in `state_after`.
 
-    `game` holds the clock before the append. `moved`: the append is a seat's move, which
+    `table` holds the clock before the append. `moved`: the append is a seat's move, which
     spends the part of the mover's bank its turn overran and starts the next turn's clock;
     any other append (a seat left or came back) leaves a running clock alone.
     """
-    options = rules.Options.from_record(game.options)
+    options = rules.Options.from_record(table.options)
     # empty until the first append of a started game: every seat's bank is full
-    banks = list(game.time_banks_ms) or [options.time_bank_seconds * 1000] * SEAT_COUNT
-    before, mover = game.turn_deadline, game.turn
+    banks = list(table.time_banks_ms) or [options.time_bank_seconds * 1000] * SEAT_COUNT
+    before, mover = table.turn_deadline, table.turn
     if moved and before is not None and mover is not None:
         left_ms = int((before - now) / timedelta(milliseconds=1))
         banks[mover] = max(0, min(banks[mover], left_ms))
@@ -68,7 +61,7 @@ def clock_after(
         options.turn_seconds is None
         or progress.status != GameStatus.PLAYING
         or turn is None
-        or not _played_by_its_player(seats, state_after, turn)
+        or not _played_by_its_player(table.seats, state_after, turn)
     ):
         return Clock(deadline=None, banks_ms=tuple(banks))
     if not moved and turn == mover and before is not None:
@@ -77,6 +70,8 @@ def clock_after(
     return Clock(deadline=now + allowed, banks_ms=tuple(banks))
 
 
-def _played_by_its_player(seats: Sequence[Seat], state: rules.GameState, seat: int) -> bool:
+def _played_by_its_player(
+    seats: Sequence[selectors.SeatRow], state: rules.GameState, seat: int
+) -> bool:
     row = next((row for row in seats if row.seat == seat), None)
     return row is not None and row.user_id is not None and not state.absent[seat]

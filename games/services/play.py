@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -24,17 +24,16 @@ from games.errors import (
     SeatAbsentError,
     VersionConflictError,
 )
-from games.models import Game, GameStatus, Seat
+from games.models import GameStatus
 from games.services.bot_turns import bot_seed, schedule_bot_turn, seats_follow_absence
-from games.services.clocks import COLUMNS, clock_after
+from games.services.clocks import clock_after
 
 
 @dataclass(frozen=True)
 class ActResult:
-    """What one command did: the states around it and the events it appended."""
+    """What one command did: the table it left, the states around it, the events."""
 
-    game: Game
-    seats: list[Seat]
+    table: selectors.GameTable
     seat: int
     before: rules.GameState
     after: store.LoadedGame
@@ -51,14 +50,14 @@ def game_act(
     expected_version: int,
 ) -> ActResult:
     """`user` takes `action` (a wire dict, e.g. one entry of legal_actions) at a version."""
-    table = selectors.table_state(game_id)
-    game, seats, loaded = table.game, table.seats, table.loaded
-    seat = selectors.seat_of(seats, user)
+    read = selectors.table_state(game_id)
+    table, loaded = read.table, read.loaded
+    seat = selectors.seat_of(table, user)
     if seat is None:
         raise NotSeatedError()
     _require_playing(loaded)
     if loaded.version != expected_version:
-        raise _conflict(game, seats, seat, expected_version, loaded)
+        raise _conflict(table, seat, expected_version, loaded)
     if loaded.state.absent[seat]:
         raise SeatAbsentError()
     try:
@@ -68,7 +67,7 @@ def game_act(
         events = rules.decide(loaded.state, command)
     except rules.RuleError as error:
         raise RuleViolationError(error) from error
-    return commit(game, seats, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
+    return commit(table, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
 
 
 def bot_play(*, game_id: UUID, expected_version: int) -> bool:
@@ -77,15 +76,15 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     Idempotent: a game that has moved on, or whose turn is not a bot's, is left alone.
     """
     try:
-        game, seats = selectors.game_table(game_id)
+        table = selectors.game_table(game_id)
     except GameNotFoundError:
         return False
-    if game.version != expected_version or game.status != GameStatus.PLAYING or game.turn is None:
+    if table.version != expected_version or table.status != GameStatus.PLAYING:
         return False
-    bot = next((row for row in seats if row.seat == game.turn and row.bot_level), None)
+    bot = next((row for row in table.seats if row.seat == table.turn and row.bot_level), None)
     if bot is None or bot.bot_level is None:
         return False
-    loaded = store.load(game.id)
+    loaded = store.load(table.id)
     if loaded.version != expected_version:
         return False
     from games.bots import choose_action  # noqa: PLC0415 (bots are optional to the API)
@@ -97,7 +96,7 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     )
     events = rules.decide(loaded.state, command)
     try:
-        commit(game, seats, bot.seat, loaded, events, actor=store.Actor.bot())
+        commit(table, bot.seat, loaded, events, actor=store.Actor.bot())
     except VersionConflictError:
         return False
     return True
@@ -112,8 +111,7 @@ def _require_playing(loaded: store.LoadedGame) -> None:
 
 
 def commit(
-    game: Game,
-    seats: list[Seat],
+    table: selectors.GameTable,
     seat: int,
     loaded: store.LoadedGame,
     events: tuple[rules.Event, ...],
@@ -127,13 +125,13 @@ def commit(
     `seat` is the one whose view the result carries."""
     now = timezone.now() if now is None else now
     after = rules.replay(events, loaded.state)
-    if game.version != loaded.version:  # the row was read before a move the state has
-        game.refresh_from_db(fields=[*COLUMNS, "version", "turn"])
-    clock = clock_after(game=game, seats=seats, state_after=after, moved=moved, now=now)
+    if table.version != loaded.version:  # the row was read before a move the state has
+        table = selectors.game_table(table.id)
+    clock = clock_after(table=table, state_after=after, moved=moved, now=now)
     try:
         with transaction.atomic():
             appended = store.append(
-                game.id,
+                table.id,
                 expected_version=loaded.version,
                 events=events,
                 actor=actor,
@@ -142,32 +140,38 @@ def commit(
                 read_model=clock.columns(),
                 turn_deadline=clock.deadline,
             )
-            seats_follow_absence(seats, after)
+            seats = seats_follow_absence(table.id, table.seats, after)
     except store.ConcurrencyConflict as conflict:
-        raise _conflict(game, seats, seat, loaded.version, store.load(game.id)) from conflict
-    clock.stamp(game)
-    game.version, game.turn = appended.progress.version, appended.progress.summary.turn
-    # After append's transaction (or inside the caller's): either way it runs after commit.
-    schedule_bot_turn(game.id, appended.progress, seats=seats)
-    loaded_after = store.LoadedGame(state=after, version=appended.progress.version)
-    return ActResult(
-        game=game,
+        raise _conflict(table, seat, loaded.version, store.load(table.id)) from conflict
+    progress = appended.progress
+    table = replace(
+        table,
+        status=progress.summary.status,
+        version=progress.version,
+        turn=progress.summary.turn,
+        turn_deadline=clock.deadline,
+        time_banks_ms=clock.banks_ms,
         seats=seats,
+    )
+    # After append's transaction (or inside the caller's): either way it runs after commit.
+    schedule_bot_turn(table.id, progress, seats=table.seats)
+    loaded_after = store.LoadedGame(state=after, version=progress.version)
+    return ActResult(
+        table=table,
         seat=seat,
         before=loaded.state,
         after=loaded_after,
         appended=list(appended.events),
-        view=selectors.game_view(game=game, seats=seats, loaded=loaded_after, seat=seat),
+        view=selectors.game_view(table=table, loaded=loaded_after, seat=seat),
     )
 
 
 def _conflict(
-    game: Game,
-    seats: list[Seat],
+    table: selectors.GameTable,
     seat: int,
     expected: int,
     current: store.LoadedGame,
 ) -> VersionConflictError:
-    game.refresh_from_db(fields=[*COLUMNS, "version", "turn"])
-    view = selectors.game_view(game=game, seats=seats, loaded=current, seat=seat)
+    # the table as the winning append left it (its clock and seats), with its state
+    view = selectors.game_view(table=selectors.game_table(table.id), loaded=current, seat=seat)
     return VersionConflictError(expected=expected, current=current.version, game=view)

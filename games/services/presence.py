@@ -30,27 +30,24 @@ def seat_absent_set(*, game_id: UUID, user: User, seat: int, absent: bool) -> di
     returns on their turn has a fresh clock for it.
     """
     for attempt in range(ATTEMPTS):
-        table = selectors.table_state(game_id)
+        read = selectors.table_state(game_id)
+        table, loaded = read.table, read.loaded
         row = next((row for row in table.seats if row.seat == seat), None)
         if row is None or row.user_id != user.pk:
             raise NotSeatedError(_("That seat is not yours."))
-        state = table.loaded.state
+        state = loaded.state
         status = rules.summary(state).status
         if status == GameStatus.WAITING:
             raise GameNotStartedError(_("Before the start, leave with DELETE on the seat."))
         if status == GameStatus.FINISHED:
             raise GameOverError()
         if state.absent[seat] == absent:
-            return selectors.game_view(
-                game=table.game, seats=table.seats, loaded=table.loaded, seat=seat
-            )
+            return selectors.game_view(table=table, loaded=loaded, seat=seat)
         command = rules.LeaveSeat(seat) if absent else rules.ReturnSeat(seat)
         events = rules.decide(state, command)
         actor = store.Actor.user(int(user.pk))
         try:
-            result = commit(
-                table.game, table.seats, seat, table.loaded, events, actor=actor, moved=False
-            )
+            result = commit(table, seat, loaded, events, actor=actor, moved=False)
         except VersionConflictError:
             if attempt == ATTEMPTS - 1:
                 raise

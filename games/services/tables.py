@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import rules, store
+from games import rules, selectors, store
 from games.errors import (
     AlreadySeatedError,
     GameAlreadyStartedError,
@@ -57,7 +57,7 @@ def game_create(
 def bot_game_create(*, user: User, options: Mapping[str, Any], levels: Sequence[str]) -> Game:
     """A game of four bots (`levels` by seat), started at once, organised by `user`.
 
-    For internal callers only (tests, benchmarks, tournaments of bot teams): the API's
+    For internal callers only (tests, benchmarks): the API's
     tables refuse to start with no human seated (`bot_seat`), so that nobody can set
     games running that no one plays. The options are validated as for any table, so
     the target bounds such a game as well.
@@ -175,7 +175,8 @@ def _start_if_full(game: Game) -> None:
     )
     events = rules.decide(state, command)
     started, now = rules.replay(events, state), timezone.now()
-    clock = clock_after(game=game, seats=seats, state_after=started, moved=True, now=now)
+    table = selectors.game_table(game.id)
+    clock = clock_after(table=table, state_after=started, moved=True, now=now)
     try:
         appended = store.append(
             game.id,
@@ -189,5 +190,4 @@ def _start_if_full(game: Game) -> None:
         )
     except store.ConcurrencyConflict as conflict:
         raise GameAlreadyStartedError() from conflict
-    clock.stamp(game)
-    schedule_bot_turn(game.id, appended.progress, seats=seats)
+    schedule_bot_turn(game.id, appended.progress, seats=table.seats)

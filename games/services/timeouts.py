@@ -50,13 +50,13 @@ def turn_time_out(*, game_id: UUID, expected_version: int, now: datetime) -> boo
     """Play the `basic` bot's choice for the seat whose turn, at `expected_version`, is due
     at `now`: a timeout (actor `system`). False, appending nothing, if the game moved on
     or its turn is not due."""
-    game, seats = selectors.game_table(game_id)
-    deadline, seat = game.turn_deadline, game.turn
-    if game.version != expected_version or deadline is None or seat is None:
+    table = selectors.game_table(game_id)
+    deadline, seat = table.turn_deadline, table.turn
+    if table.version != expected_version or deadline is None or seat is None:
         return False
     if deadline > now - GRACE:
         return False
-    loaded = store.load(game.id)
+    loaded = store.load(table.id)
     if loaded.version != expected_version or loaded.state.absent[seat]:
         return False
     from games.bots import choose_action  # noqa: PLC0415 (bots are optional to the API)
@@ -71,7 +71,7 @@ def turn_time_out(*, game_id: UUID, expected_version: int, now: datetime) -> boo
     )
     events = rules.decide(loaded.state, command)
     try:
-        commit(game, seats, seat, loaded, events, actor=store.Actor.system(), now=now)
+        commit(table, seat, loaded, events, actor=store.Actor.system(), now=now)
     except VersionConflictError:
         return False
     return True

@@ -84,7 +84,7 @@ def test_a_view_reads_the_token_then_the_game(table):
 
     assert view["seat"] == seat
     assert _accounts_only(reads[0])
-    # then the seats with their game and users, and the events after the known state
+    # then the game with its seats and their users, and the events after the known state
     assert len(reads) == 3
     assert {"games_seat", "games_game"} <= set(_GAME_TABLE.findall(reads[1]["sql"]))
     assert set(_GAME_TABLE.findall(reads[2]["sql"])) == {"games_gameevent"}
@@ -99,7 +99,7 @@ def test_an_action_reads_the_token_then_the_game_then_appends(table):
     assert _accounts_only(acting[0])
     verbs = [query["sql"].split()[0] for query in acting[1:]]
     reads, writes = verbs[:2], [verb for verb in verbs[2:] if verb not in {"SAVEPOINT", "BEGIN"}]
-    assert reads == ["SELECT", "SELECT"]  # the seats with their game, the events
+    assert reads == ["SELECT", "SELECT"]  # the game with its seats, the events
     assert writes[:3] == [
         "UPDATE",  # the read model, at the expected version
         "INSERT",  # the events
@@ -116,5 +116,5 @@ def test_an_unknown_game_is_404_after_the_token_and_the_game_reads(auth_client, 
         response = getattr(client, method)(path, body, format="json")
 
     assert response.status_code == 404
-    assert len(reads) == 3  # the token, the seats (none), the game (none)
+    assert len(reads) == 2  # the token, the game with its seats (no row)
     assert _accounts_only(reads[0])
