@@ -12,18 +12,20 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_serializer
 from rest_framework import serializers
 
-from games.api.serializers import (
+from games.api.fields import (
     BELOTE_CALLS,
     DECLARATION_KINDS,
-    BidSerializer,
-    HandScoredSerializer,
-    OptionsSerializer,
-    TrickCardSerializer,
     card_field,
     seat_field,
     suit_field,
     team_field,
     team_pair,
+)
+from games.api.serializers import (
+    BidSerializer,
+    HandScoredSerializer,
+    OptionsSerializer,
+    TrickCardSerializer,
 )
 
 Serializer = serializers.Serializer[Any]

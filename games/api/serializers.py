@@ -13,41 +13,20 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from games import rules
+from games.api.fields import (
+    BELOTE_CALLS,
+    DECLARATION_KINDS,
+    PHASES,
+    SUIT_CHOICES,
+    card_field,
+    seat_field,
+    suit_field,
+    team_field,
+    team_pair,
+)
 from games.models import BotLevel, GameStatus
 
 Serializer = serializers.Serializer[Any]
-
-#: A card: rank (7 8 9 T J Q K A) then suit (C D H S), e.g. `JH`, `TS`.
-CARD_PATTERN = r"^[789TJQKA][CDHS]$"
-#: Suits by their letter: clubs, diamonds, hearts, spades.
-SUIT_CHOICES = ("C", "D", "H", "S")
-BELOTE_CALLS = ("belote", "rebelote")
-DECLARATION_KINDS = ("tierce", "quarte", "quint", "four")
-PHASES = ("waiting", "bidding_1", "bidding_2", "playing", "finished")
-
-
-def card_field(**kwargs: Any) -> serializers.RegexField:
-    return serializers.RegexField(CARD_PATTERN, **kwargs)
-
-
-def seat_field(**kwargs: Any) -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=0, max_value=3, **kwargs)
-
-
-def team_field(**kwargs: Any) -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=0, max_value=1, **kwargs)
-
-
-def team_pair(help_text: str) -> serializers.ListField:
-    """Two numbers, team 0's (seats 0 and 2) then team 1's (seats 1 and 3)."""
-    return serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=2, help_text=help_text
-    )
-
-
-def suit_field(**kwargs: Any) -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=SUIT_CHOICES, **kwargs)
-
 
 class OptionsSerializer(Serializer):
     """Table options (docs/rules.md, "Table options"); omitted ones take their default,
