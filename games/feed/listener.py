@@ -28,8 +28,9 @@ HEALTH_CHECK_SECONDS = 30.0
 # the database at least this often until it is listening again.
 UNLISTENED_POLL_SECONDS = 1.0
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
-# Databases without LISTEN/NOTIFY (SQLite) are re-read this often while a client waits.
-POLL_SECONDS = 0.5
+# Databases without LISTEN/NOTIFY (SQLite) are re-read this often while a client waits: one
+# small read per followed game per process, and a bot move shows within about 0.1 s.
+POLL_SECONDS = 0.1
 # Connection parameters Django passes to psycopg that are not libpq settings.
 _DJANGO_ONLY_PARAMS = ("context", "cursor_factory", "prepare_threshold")
 
