@@ -205,6 +205,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "games.tasks.requeue_stalled_bot_turns",
         "schedule": 15.0,
     },
+    # The turn clocks' sweeper: a timeout lands at most this period after its grace.
+    "expire-due-turns": {
+        "task": "games.tasks.expire_due_turns",
+        "schedule": 1.0,
+    },
     "purge-idempotency-records": {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": 3600.0,
@@ -292,12 +297,29 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "OAS_VERSION": "3.1.0",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Our choices' labels repeat their values: listing them in descriptions says nothing.
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # One component per choice set that several fields share.
-    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.models.BotLevel"},
+    "ENUM_NAME_OVERRIDES": {
+        "BotLevelEnum": "games.models.BotLevel",
+        "GameStatusEnum": "games.models.GameStatus",
+        "SuitEnum": "games.api.serializers.SUIT_CHOICES",
+        "BeloteCallEnum": "games.api.serializers.BELOTE_CALLS",
+        "HandScoredTypeEnum": ["hand_scored"],
+    },
+    "TAGS": [
+        {"name": "auth", "description": "Accounts and bearer tokens."},
+        {"name": "me", "description": "The signed-in player."},
+        {"name": "games", "description": "Tables, seats, bots and moves."},
+        {"name": "feed", "description": "A game's events: a page, a long-poll, or live (SSE)."},
+        {"name": "health", "description": "Whether the service's dependencies answer."},
+    ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.serializers.close_rules_objects",
+        "belote_project.schema.document_retry_after",
     ],
 }
 

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from accounts.authentication import BearerTokenAuthentication
 from belote_project.health import CHECKS, caller_is_staff, failed_checks
 from belote_project.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_response
-from belote_project.schema import problem_responses
+from belote_project.schema import problem
 
 
 class HealthApi(APIView):
@@ -30,7 +30,8 @@ class HealthApi(APIView):
         down never fails the health check a second time."""
 
     @extend_schema(
-        operation_id="healthz",
+        tags=["health"],
+        operation_id="get_health",
         summary="Database and broker reachability",
         description=(
             "`checks` names each check `ok` or `error`. Why a check failed is logged; "
@@ -44,7 +45,20 @@ class HealthApi(APIView):
                     "checks": serializers.DictField(child=serializers.CharField()),
                 },
             ),
-            **problem_responses({503: "A dependency is unreachable; `checks` says which."}),
+            **problem(
+                503,
+                "DependencyUnreachable",
+                ["dependency_unreachable"],
+                "A dependency is unreachable; `checks` says which.",
+                checks=serializers.DictField(
+                    child=serializers.ChoiceField(choices=("ok", "error"))
+                ),
+                details=serializers.DictField(
+                    child=serializers.CharField(),
+                    required=False,
+                    help_text="Why each failed check failed (staff only).",
+                ),
+            ),
         },
     )
     def get(self, request: Request) -> Response:

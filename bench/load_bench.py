@@ -6,8 +6,10 @@
 Issue 12's loop, all on 127.0.0.1 (docs/deploy.md's "Measuring" says more):
 1. recreates the PostgreSQL database `belote_bench`, migrates it and adds the yardstick's
    table (bench/ceiling.py, routed only by bench/server_settings.py);
-2. starts the server as in production (gunicorn with the project's uvicorn workers, DEBUG
-   off, a random SECRET_KEY, PostgreSQL + Redis), throttles lifted;
+2. makes a user for every seat and spectator of the largest phase, each with a token
+   (bench/load_users.py: the product's cap on a user's open feeds stays as it is);
+   starts the server as in production (gunicorn with the project's uvicorn workers,
+   DEBUG off, a random SECRET_KEY, PostgreSQL + Redis), throttles lifted;
 3. runs phases of N tables, each of four players who think THINK seconds before acting
    and S spectators; every one of them follows the game by long-poll (or SSE), and a
    player reads its view only when the events show it may be its turn
@@ -27,14 +29,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from subprocess import STDOUT, Popen
-
-import httpx
 
 from bench.load_phase import PhaseResult, PhaseSpec, Timing, run_phase
 from bench.load_report import print_phase, print_targets
 from bench.load_server import (
-    PASSWORD,
     ROOT,
     ServerCpu,
     free_port,
@@ -44,7 +44,8 @@ from bench.load_server import (
     trouble_lines,
     wait_until_serving,
 )
-from bench.load_table import Players, expect
+from bench.load_table import Players
+from bench.load_users import make_users
 
 STANDARD_SET = (
     PhaseSpec(tables=1, spectators=1, sse=False),
@@ -55,16 +56,7 @@ STANDARD_SET = (
 )
 QUIET_SHARE = 0.2  # of a core: the server has finished the previous phase's requests
 SETTLE_SECONDS = 25.0
-SPECTATOR_USERS = 8  # spectators take these users in turn: signing up hashes a password
 YARDSTICK_USERS = 4
-
-
-async def register(client: httpx.AsyncClient, prefix: str, count: int) -> list[str]:
-    tokens = []
-    for number in range(count):
-        body = {"username": f"{prefix}{number}", "password": PASSWORD}
-        tokens.append(expect(await client.post("/api/v1/auth/register", json=body), 201)["token"])
-    return tokens
 
 
 async def settle(server_cpu: Callable[[], float | None]) -> None:
@@ -81,22 +73,34 @@ async def settle(server_cpu: Callable[[], float | None]) -> None:
         before = after
 
 
+def user_counts(specs: list[PhaseSpec]) -> dict[str, int]:
+    """Users for each seat and each spectator of the largest phase, and the yardstick's."""
+    tables = max(spec.tables for spec in specs)
+    spectators = max(spec.tables * spec.spectators for spec in specs)
+    return {"seat": 4 * tables, "spectator": spectators, "yardstick": YARDSTICK_USERS}
+
+
+def users_from(tokens: dict[str, list[str]]) -> tuple[Players, list[str]]:
+    """The players (think time set by `run_all`) and the yardstick's tokens."""
+    seat = tokens["seat"]
+    seats = [seat[number : number + 4] for number in range(0, len(seat), 4)]
+    players = Players(
+        seats=seats, spectators=tokens["spectator"], think=0.0, spectators_per_table=0, sse=False
+    )
+    return players, tokens["yardstick"]
+
+
 async def run_all(
     base_url: str,
     server_cpu: Callable[[], float | None],
     specs: list[PhaseSpec],
+    users: tuple[Players, list[str]],
     think: float,
     timing: Timing,
     report: bool = True,
 ) -> list[PhaseResult]:
-    """Sign the users up, run the phases one after another (printing each); their results."""
-    async with httpx.AsyncClient(base_url=base_url, timeout=30.0) as client:
-        seats = await register(client, "seat", 4)
-        spectators = await register(client, "spectator", SPECTATOR_USERS)
-        yardstick = await register(client, "yardstick", YARDSTICK_USERS)
-    players = Players(
-        seats=seats, spectators=spectators, think=think, spectators_per_table=0, sse=False
-    )
+    """Run the phases one after another (printing each); their results."""
+    players, yardstick = replace(users[0], think=think), users[1]
     results = []
     for spec in specs:
         await settle(server_cpu)
@@ -149,7 +153,8 @@ def main() -> None:
             wait_until_serving(base_url, server)
             timing = Timing(args.warmup, args.rate_seconds, args.seconds)
             cpu = ServerCpu(server).seconds
-            results = asyncio.run(run_all(base_url, cpu, specs, args.think, timing))
+            users = users_from(make_users(env, user_counts(specs)))
+            results = asyncio.run(run_all(base_url, cpu, specs, users, args.think, timing))
         finally:
             server.terminate()
             server.wait(timeout=15)

@@ -61,13 +61,16 @@ class Tally:
     async def timed(
         self, clock: PhaseClock, into: list[float], request: Awaitable[httpx.Response]
     ) -> httpx.Response:
-        """Await a POST or view GET; record its latency if it started in the measured window."""
+        """Await a POST or view GET; record its latency if it started in the measured window.
+
+        A request is counted in the rate window when it starts: counted once answered,
+        a saturated server's slow answers came after the yardstick read the rate (0/s).
+        """
         started = time.monotonic()
+        self.rate_window_requests += clock.in_rate_window(started)
         response = await request
         if clock.inside(started):
             into.append(time.monotonic() - started)
-        elif clock.in_rate_window(started):
-            self.rate_window_requests += 1
         return response
 
     def count_action(self, clock: PhaseClock, started: float) -> None:

@@ -17,7 +17,7 @@ import httpx
 
 from bench.load_feed import LONG_POLL_WAIT, bearer
 from bench.load_measures import PhaseClock, Tally
-from bench.load_server import postgres_cpu_seconds
+from bench.load_server import database_transactions, postgres_cpu_seconds
 from bench.load_table import Check, Players, Table, open_game
 
 YARDSTICK_PATH = "/api/v1/bench/insert"
@@ -46,15 +46,18 @@ class Timing:
 @dataclass
 class CpuReading:
     """CPU seconds so far: the server's workers (None: not known), all PostgreSQL processes,
-    this process."""
+    this process; and the benchmark database's transactions so far."""
 
     workers: float | None
     postgres: float | None
     client: float
+    transactions: int | None
 
     @classmethod
     def now(cls, server_cpu: Callable[[], float | None]) -> "CpuReading":
-        return cls(server_cpu(), postgres_cpu_seconds(), time.process_time())
+        return cls(
+            server_cpu(), postgres_cpu_seconds(), time.process_time(), database_transactions()
+        )
 
 
 def _spent(later: float | None, earlier: float | None) -> float | None:
@@ -75,6 +78,10 @@ class PhaseResult:
 
     def postgres_cpu(self, window: int) -> float | None:
         return _spent(self.readings[window + 1].postgres, self.readings[window].postgres)
+
+    def transactions(self, window: int) -> float | None:
+        later, earlier = self.readings[window + 1].transactions, self.readings[window].transactions
+        return None if later is None or earlier is None else float(later - earlier)
 
     def client_cpu(self, window: int) -> float:
         return self.readings[window + 1].client - self.readings[window].client
@@ -139,7 +146,7 @@ async def run_phase(
     ):
         # Opening 64 tables takes a while on a busy machine: the clock starts once they are.
         games = await asyncio.gather(
-            *(open_game(client, players.seats) for _ in range(spec.tables))
+            *(open_game(client, players.seats[number]) for number in range(spec.tables))
         )
         clock = PhaseClock(timing.warmup + players.think, timing.rate_seconds, timing.seconds)
         tables = [

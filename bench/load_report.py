@@ -8,6 +8,7 @@ from bench.load_phase import PhaseResult
 DELIVERY_OVER_YARDSTICK = 4.0
 POST_OVER_YARDSTICK = 4.0
 CROWD_OVER_ONE = 3.0
+CLIENT_BUSY_SHARE = 80  # % of a core
 
 
 def _ms_per(seconds: float | None, count: int) -> str:
@@ -32,8 +33,18 @@ def print_phase(result: PhaseResult, think: float) -> None:
         f"{_ms_per(result.workers_cpu(0), rate_actions)}, PostgreSQL "
         f"{_ms_per(result.postgres_cpu(0), rate_actions)} (all its processes on this machine)"
     )
+    transactions = result.transactions(0)
+    if transactions is not None and rate_actions:
+        print(
+            f"  database transactions per action, its deliveries included (same window, "
+            f"this database only): {transactions / rate_actions:.1f}"
+        )
     client_share = 100 * result.client_cpu(1) / timing.seconds
-    print(f"  client CPU in the measured window: {client_share:.0f}% of a core (one process)")
+    starved = " (near a whole core: the client's latencies include its own queue)"
+    print(
+        f"  client CPU in the measured window: {client_share:.0f}% of a core (one process)"
+        + (starved if client_share >= CLIENT_BUSY_SHARE else "")
+    )
     print(f"  {'':<44}{'p50 ms':>8}{'p99 ms':>9}{'count':>8}")
     rows = (
         ("POST of an action", tally.posts),

@@ -131,6 +131,22 @@ def postgres_cpu_seconds() -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK") if ticks else None
 
 
+def database_transactions() -> int | None:
+    """Transactions committed or rolled back in the benchmark's database so far, from
+    PostgreSQL's statistics (each backend reports its own within about a second): a
+    count of the server's database round trips that other databases on the machine do
+    not disturb. None when the statistics cannot be read."""
+    try:
+        with psycopg.connect(f"{POSTGRES} dbname={DB_NAME}", autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s",
+                [DB_NAME],
+            ).fetchone()
+    except psycopg.Error:
+        return None
+    return None if row is None else int(row[0])
+
+
 def trouble_lines(log: str) -> list[str]:
     """The server log's lines worth showing: tracebacks, errors and warnings."""
     words = ("Traceback", "ERROR", "CRITICAL", "WARNING")

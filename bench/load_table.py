@@ -25,9 +25,10 @@ DRAIN_SECONDS = 10.0  # how long followers get to catch up once the players stop
 
 @dataclass
 class Players:
-    """Who sits and who watches: four seat tokens, and tokens the spectators take in turn."""
+    """Who sits and who watches: four seat users of its own for each table, and the
+    spectators' users, `spectators_per_table` of them for each table in turn."""
 
-    seats: list[str]
+    seats: list[list[str]]
     spectators: list[str]
     think: float
     spectators_per_table: int
@@ -143,6 +144,7 @@ class Table:
         self.client, self.players, self.clock = client, players, clock
         self.tally, self.check = tally, check
         self.chooser = random.Random(number)
+        self.seats = players.seats[number]
         self.first_spectator = number * players.spectators_per_table
 
     async def run(self, first_game: str) -> None:
@@ -153,14 +155,12 @@ class Table:
             await self._one_game(game_id)
             if not self.clock.running():
                 return
-            game_id = await open_game(self.client, self.players.seats)
+            game_id = await open_game(self.client, self.seats)
 
     async def _one_game(self, game_id: str) -> None:
         spectators = self.players.spectators
-        tokens = [*self.players.seats] + [
-            spectators[(self.first_spectator + n) % len(spectators)]
-            for n in range(self.players.spectators_per_table)
-        ]
+        first = self.first_spectator
+        tokens = [*self.seats, *spectators[first : first + self.players.spectators_per_table]]
         followers = [
             Follower(self.client, game_id, token, self.clock, self.tally) for token in tokens
         ]

@@ -87,6 +87,13 @@ class VersionConflictError(ConflictError):
         )
 
 
+class SeatAbsentError(ConflictError):
+    """The player acted while a bot holds their seat (docs/clocks.md)."""
+
+    code = "seat_absent"
+    title = _("A bot plays your seat while you are away: take it back first")
+
+
 class VersionRequiredError(ApplicationError):
     status = HTTPStatus.PRECONDITION_REQUIRED
     code = "version_required"

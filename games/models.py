@@ -49,6 +49,11 @@ class Game(models.Model):
     scores = models.JSONField(default=list)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The turn clock (games/services/clocks.py, docs/clocks.md), written with each append:
+    # when the service plays the current turn for its seat (null: nobody's clock runs),
+    # and each seat's remaining time bank in milliseconds.
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    time_banks_ms = models.JSONField(default=list)
 
     class Meta:
         ordering = ("-created_at", "-id")
@@ -67,7 +72,9 @@ class Seat(models.Model):
         blank=True,
         related_name="seats",
     )
-    # NULL, not "", for a human seat: docs/storage.md and the check below rely on it.
+    # NULL, not "", for a seat its player plays: docs/storage.md and the check below rely
+    # on it. A player's seat with a level is one a bot plays while they are absent
+    # (`seat_absent`, docs/clocks.md).
     bot_level = models.CharField(  # noqa: DJ001
         max_length=8, choices=BotLevel.choices, null=True, blank=True
     )
@@ -84,11 +91,8 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(condition=Q(seat__lte=3), name="games_seat_range"),
             models.CheckConstraint(
-                condition=(
-                    Q(user__isnull=False, bot_level__isnull=True)
-                    | Q(user__isnull=True, bot_level__isnull=False)
-                ),
-                name="games_seat_user_or_bot",
+                condition=Q(user__isnull=False) | Q(bot_level__isnull=False),
+                name="games_seat_player_or_bot",
             ),
         )
 
@@ -116,6 +120,9 @@ class GameEvent(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    #: on the last event of an append that starts a timed turn: that turn's deadline
+    #: (docs/clocks.md), so that a client following the feed sees the clock
+    turn_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("game", "seq")
@@ -157,7 +164,8 @@ class IdempotencyRecord(models.Model):
     path = models.CharField(max_length=512)
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
+    #: the JSON body exactly as first sent (text: a JSON column would reorder its keys)
+    response_body = models.TextField()
     #: the headers a replay must repeat (Location, ETag...), name -> value
     response_headers = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now)

@@ -83,6 +83,14 @@ RULE_TEXTS: dict[str, RuleText] = {
         ),
     ),
     "game_already_started": RuleText(_("The game has started"), _("The game has already started.")),
+    "seat_absent": RuleText(
+        _("A bot plays this seat"),
+        _("A bot already plays this seat: its player may take it back."),
+    ),
+    "seat_present": RuleText(
+        _("The seat's player plays it"),
+        _("Nobody has to take this seat back: its player plays it."),
+    ),
     "invalid_options": RuleText(
         _("Invalid table options"),
         _("A table option is unknown, of the wrong type or out of range."),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -82,6 +83,22 @@ def seats_summary(seats: Iterable[Seat]) -> list[dict[str, Any]]:
     return summary
 
 
+def deadline_text(deadline: datetime | None) -> str | None:
+    """ISO 8601 in UTC with milliseconds (`2026-12-01T10:00:05.250Z`), as views show it."""
+    if deadline is None:
+        return None
+    return deadline.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def clock_view(game: Game) -> dict[str, Any]:
+    """The turn clock of `game`'s row (docs/clocks.md): its deadline and every seat's bank."""
+    full_bank = int(game.options.get("time_bank_seconds", 0)) * 1000
+    return {
+        "turn_deadline": deadline_text(game.turn_deadline),
+        "time_banks_ms": list(game.time_banks_ms) or [full_bank] * SEAT_COUNT,
+    }
+
+
 def view_etag(game: Game, seats: Sequence[Seat]) -> str:
     """The version, quoted; while seats still change (no event yet) a digest of them too."""
     if game.status != GameStatus.WAITING:
@@ -111,6 +128,7 @@ def game_view(
         seats=seats_summary(seats),
         # Before game_started the state holds default options, not the table's.
         options=game.options,
+        **clock_view(game),
     )
     return body
 
@@ -159,6 +177,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "turn": game.turn,
         "scores": game.scores,
         "winner": game.winner,
+        "turn_deadline": deadline_text(game.turn_deadline),
         "options": game.options,
         "seats": seats_summary(game.seats.all()),
         "created_by": game.created_by.get_username(),

@@ -27,3 +27,9 @@ def requeue_stalled_bot_turns() -> int:
     for game_id, version in stalled:
         play_bot_turn.delay(game_id, version)
     return len(stalled)
+
+
+@shared_task(ignore_result=True)
+def expire_due_turns() -> int:
+    """Periodic (celery beat): play the turns whose clock ran out (docs/clocks.md)."""
+    return services.due_turns_expire()

@@ -12,6 +12,7 @@ from django.utils.module_loading import import_string
 
 from belote_project.asgi import application
 from bench.asgi_scope import http_scope
+from games.feed.asgi import FEED_THREADS
 
 FEED = "/api/v1/games/8d7cf2a0-3f55-4f1e-9d8a-0a6f1b2c3d4e/events"
 REGISTER = "/api/v1/auth/register"
@@ -65,14 +66,15 @@ def _threads_serving(*paths):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_feed_runs_on_its_one_shared_thread_and_the_rest_on_the_wsgi_pool():
-    names, responses = _threads_serving(FEED, FEED, "/healthz")
+def test_the_feed_runs_on_its_few_shared_threads_and_the_rest_on_the_wsgi_pool():
+    feeds = 2 * FEED_THREADS
+    names, responses = _threads_serving(*[FEED] * feeds, "/healthz")
 
-    feed_first, feed_second, health = names
-    assert feed_first == feed_second  # no thread of its own per feed request
-    assert feed_first.startswith("feed")
+    *feed_threads, health = names
+    assert all(name.startswith("feed") for name in feed_threads)
+    assert len(set(feed_threads)) == FEED_THREADS  # no thread of its own per feed request
     assert health.startswith("WSGI")  # a2wsgi's pool: Django's stock WSGI handler
-    assert [response.status_code for response in responses] == [401, 401, 200]
+    assert [response.status_code for response in responses] == [401] * feeds + [200]
     assert responses[0].headers["content-type"] == "application/problem+json"
 
 

@@ -9,9 +9,10 @@ from django.urls import Resolver404, resolve
 
 from bench import action_work, instructions_bench, rules_bench
 from bench.ceiling_table import CREATE_CEILING_TABLE
-from bench.load_bench import run_all
+from bench.load_bench import run_all, user_counts, users_from
 from bench.load_feed import TurnTracker
 from bench.load_phase import PhaseSpec, Timing
+from bench.load_users import tokens_for
 from games import rules
 from games.models import Game
 from tests.live_server import live_server
@@ -82,9 +83,10 @@ def test_the_load_loop_plays_and_every_follower_gets_each_event_once(sse: bool) 
     }
     spec = PhaseSpec(tables=1, spectators=2, sse=sse)
     timing = Timing(warmup=0.2, rate_seconds=1.0, seconds=2.0)
+    users = users_from(tokens_for(user_counts([spec])))
     with live_server(DJANGO_SETTINGS_MODULE="bench.server_settings", **lifted) as server:
         (result,) = asyncio.run(
-            run_all(server.url, lambda: None, [spec], 0.05, timing, report=False)
+            run_all(server.url, lambda: None, [spec], users, 0.05, timing, report=False)
         )
 
     tally, check = result.tally, result.check

@@ -3,7 +3,7 @@
 from typing import Any
 
 from django.core.validators import RegexValidator
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -24,7 +24,7 @@ from accounts.usernames import (
     USERNAME_MIN_LENGTH,
     validate_username_to_look_up,
 )
-from belote_project.schema import problem_responses
+from belote_project.schema import invalid_request, problem, throttled
 
 
 class _Text(serializers.CharField):
@@ -70,10 +70,22 @@ class RegisterApi(APIView):
     throttle_classes = (RegisterThrottle,)
 
     @extend_schema(
-        operation_id="auth_register",
+        tags=["auth"],
+        operation_id="register",
         summary="Create an account and log in",
+        description=(
+            "The password must also pass the server's password rules (length, not too "
+            "common, not only digits, not too close to the username): a refusal is a 400 "
+            "whose `errors` name the `password` field."
+        ),
         request=RegisterSerializer,
-        responses={201: TokenSerializer},
+        responses={
+            201: TokenSerializer,
+            **invalid_request(
+                "Invalid fields (see `errors`: e.g. `username_taken`, `username_invalid`, "
+                "a password rule), or a body that is not JSON."
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         credentials = RegisterSerializer(data=request.data)
@@ -88,12 +100,18 @@ class TokenApi(APIView):
     throttle_classes = (LoginThrottle,)
 
     @extend_schema(
-        operation_id="auth_token",
+        tags=["auth"],
+        operation_id="log_in",
         summary="Log in: exchange username and password for a new token",
         request=LoginSerializer,
         responses={
             200: TokenSerializer,
-            **problem_responses({401: "Unknown username or wrong password."}),
+            **problem(
+                401,
+                "InvalidCredentials",
+                ["invalid_credentials"],
+                "Unknown username or wrong password.",
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -104,10 +122,11 @@ class TokenApi(APIView):
 
 class LogoutApi(APIView):
     @extend_schema(
-        operation_id="auth_logout",
+        tags=["auth"],
+        operation_id="log_out",
         summary="Revoke the token this request was made with",
         request=None,
-        responses={204: None},
+        responses={204: OpenApiResponse(description="Logged out: the token no longer works.")},
     )
     def post(self, request: Request) -> Response:
         assert isinstance(request.auth, AccessToken)
@@ -122,7 +141,12 @@ class MeApi(APIView):
             model = User
             fields = ("id", "username", "date_joined")
 
-    @extend_schema(operation_id="me", summary="The signed-in player", responses=OutputSerializer)
+    @extend_schema(
+        tags=["me"],
+        operation_id="get_me",
+        summary="The signed-in player",
+        responses={200: OutputSerializer},
+    )
     def get(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         return Response(self.OutputSerializer(request.user).data)
@@ -141,19 +165,22 @@ class MeDeletionApi(APIView):
         )
 
     @extend_schema(
-        operation_id="me_delete",
+        tags=["me"],
+        operation_id="delete_me",
         summary="Delete the signed-in player's account",
         description=(
             "Deletes the person behind the account for good: the username (free to be "
             "registered again), the password and every token. Games the account played "
             "stay whole, their seats and moves under the pseudonym `deleted#<id>`; in a "
-            "game still on, a `basic` bot takes the seat over (a `seat_released` event). "
+            "game still on, a `basic` bot takes the seat over (a `seat_absent` event, "
+            "reason `left`). "
             "A POST rather than a DELETE because it carries the password in its body."
         ),
         request=InputSerializer,
         responses={
-            204: None,
-            **problem_responses({403: "`wrong_password`: not this account's password."}),
+            204: OpenApiResponse(description="Deleted: the token no longer works."),
+            **problem(403, "WrongPassword", ["wrong_password"], "Not this account's password."),
+            **throttled("Too many confirmations for this account: wait `retry_after` seconds."),
         },
     )
     def post(self, request: Request) -> Response:

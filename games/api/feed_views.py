@@ -5,17 +5,18 @@ neither a worker thread nor a database connection while it waits (see games/feed
 Authentication, permissions and error answers are DRF's, as on every other endpoint.
 """
 
+import contextlib
+import functools
 import re
-from collections.abc import Iterable
-from contextlib import nullcontext
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 from uuid import UUID
 
 from adrf.views import APIView as AsyncAPIView
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import connection
 from django.http import HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -31,8 +32,10 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
 from belote_project.query import query_values
-from belote_project.schema import problem_responses
+from belote_project.schema import invalid_request, throttled
 from games.api.conditions import MAX_VERSION
+from games.api.event_serializers import events_field
+from games.api.problems import GAME_NOT_FOUND
 from games.feed.leases import FeedSlot, TooManyFeeds, feed_slot_take
 from games.feed.selectors import FeedPage, FeedViewer, SignedOut
 from games.feed.waiting import event_stream, wait_for_page
@@ -67,9 +70,16 @@ async def _slot(viewer: FeedViewer) -> FeedSlot:
         ) from full
 
 
-async def _page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
+@contextlib.asynccontextmanager
+async def _slot_held(viewer: FeedViewer) -> AsyncIterator[None]:
+    async with await _slot(viewer):
+        yield
+
+
+@contextlib.contextmanager
+def _still_signed_in() -> Iterator[None]:
     try:
-        return await wait_for_page(viewer, after=after, limit=limit, wait=wait)
+        yield
     except SignedOut as gone:  # logged out (or expired) while the answer was held
         raise AuthenticationFailed(
             gettext("The token is invalid, expired or revoked."), code="invalid_token"
@@ -100,17 +110,15 @@ class FeedApi(AsyncAPIView):  # type: ignore[misc]
     renderer_classes = (JSONRenderer,)
     content_negotiation_class = ProblemsWhateverIsAccepted
 
-
-class FeedEventSerializer(serializers.Serializer[Any]):
-    seq = serializers.IntegerField(help_text="Position in the game's stream (1, 2, 3 ...).")
-    type = serializers.CharField(help_text="Event type, e.g. `card_played`.")
-    v = serializers.IntegerField(help_text="Schema version of this event type.")
-    actor = serializers.ChoiceField(choices=("user", "bot", "system"))
-    created_at = serializers.DateTimeField()
-    # DRF takes declared fields off the class, so this does not shadow Serializer.data.
-    data = serializers.DictField(  # type: ignore[assignment]
-        help_text="The payload as this viewer may see it (another seat's cards removed)."
-    )
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """DRF's checks, then the token query's database connection back to the pool:
+        the thread they ran on serves other feed requests, and this one may now wait
+        for seconds (otherwise it goes back when a request on that thread starts or ends)."""
+        try:
+            super().initial(request, *args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
 
 
 class GameEventsApi(FeedApi):
@@ -135,12 +143,12 @@ class GameEventsApi(FeedApi):
             max_value=MAX_WAIT_SECONDS,
             default=0,
             help_text="Long-poll: seconds to wait for an event after `after` when there is "
-            "none. A poll with `wait` counts as one of the caller's open feeds.",
+            "none. A poll that waits counts as one of the caller's open feeds.",
         )
 
     @extend_schema_serializer(component_name="GameEventsOutput")
     class OutputSerializer(serializers.Serializer[Any]):
-        events = FeedEventSerializer(many=True)
+        events = events_field("The events after `after`, as you may see them.")
         last_seq = serializers.IntegerField(
             help_text="Cursor: pass it as `after` to continue (it also moves past events "
             "this viewer may not see, so a page can be empty and still advance)."
@@ -151,17 +159,20 @@ class GameEventsApi(FeedApi):
         )
 
     @extend_schema(
-        operation_id="games_events_list",
-        summary="A game's events after a cursor, as the caller may see them (long-poll)",
+        tags=["feed"],
+        operation_id="list_events",
+        summary="A game's events after a cursor, as you may see them (long-poll)",
+        description=(
+            "Events after `after`, each as you may see it (other seats' cards removed). "
+            "With `wait`, the answer is held until there is one (or `wait` seconds pass: "
+            "`events` is then empty). Continue with `after=last_seq`."
+        ),
         parameters=[InputSerializer],
         responses={
             200: OutputSerializer,
-            **problem_responses(
-                {
-                    400: "`after`, `limit` or `wait` is invalid (see `errors`).",
-                    429: TOO_MANY_FEEDS,
-                }
-            ),
+            **invalid_request("`after`, `limit` or `wait` is invalid (see `errors`)."),
+            **GAME_NOT_FOUND,
+            **throttled(TOO_MANY_FEEDS, "too_many_feeds", name="TooManyFeeds"),
         },
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -170,10 +181,11 @@ class GameEventsApi(FeedApi):
         after, limit = query.validated_data["after"], query.validated_data["limit"]
         wait = query.validated_data["wait"]
         viewer = _viewer(request, kwargs["game_id"])
-        # Only a poll that may be held takes one of the caller's feed slots.
-        slot = await _slot(viewer) if wait > 0 else nullcontext()
-        async with slot:
-            page = await _page(viewer, after=after, limit=limit, wait=wait)
+        # Only a poll that is held takes one of the caller's feed slots, before it waits:
+        # one that its first read answers (the follower was behind) costs the cache nothing.
+        hold = functools.partial(_slot_held, viewer)
+        with _still_signed_in():
+            page = await wait_for_page(viewer, after=after, limit=limit, wait=wait, hold=hold)
         return JsonResponse(_page_body(request, page))
 
 
@@ -189,6 +201,12 @@ def _page_body(request: Request, page: FeedPage) -> dict[str, Any]:
     }
 
 
+def _no_content() -> HttpResponse:
+    response = HttpResponse(status=204)
+    del response["Content-Type"]  # no body, so no type (Django sets text/html by default)
+    return response
+
+
 class GameStreamApi(FeedApi):
     """The game's events as Server-Sent Events, from `after` (or `Last-Event-ID`) on."""
 
@@ -201,7 +219,8 @@ class GameStreamApi(FeedApi):
         )
 
     @extend_schema(
-        operation_id="games_events_stream",
+        tags=["feed"],
+        operation_id="stream_events",
         summary="A game's events as Server-Sent Events, live",
         description=(
             "`text/event-stream`: one event per stored game event the caller may see, "
@@ -227,12 +246,14 @@ class GameStreamApi(FeedApi):
         ],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                OpenApiTypes.STR, description="The event stream."
+                {"type": "string"},
+                description="The event stream: per event, `id:` its seq, `event:` its type "
+                "and `data:` the `Event` as JSON.",
             ),
-            204: OpenApiResponse(description="The game is over and the caller has seen it all."),
-            **problem_responses(
-                {400: "`after` or `Last-Event-ID` is invalid.", 429: TOO_MANY_FEEDS}
-            ),
+            204: OpenApiResponse(description="The game is over and you have seen it all."),
+            **invalid_request("`after` or `Last-Event-ID` is invalid (see `errors`)."),
+            **GAME_NOT_FOUND,
+            **throttled(TOO_MANY_FEEDS, "too_many_feeds", name="TooManyFeeds"),
         },
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -253,9 +274,10 @@ class GameStreamApi(FeedApi):
         after = query.validated_data["after"]
         viewer = _viewer(request, kwargs["game_id"])
         async with await _slot(viewer) as slot:
-            first = await _page(viewer, after=after, limit=1, wait=0)
+            with _still_signed_in():
+                first = await wait_for_page(viewer, after=after, limit=1, wait=0)
             if first.finished and first.version <= after:
-                return HttpResponse(status=204)
+                return _no_content()
             # The stream serves the seat found now; it ends if the viewer's seat changes.
             frames = slot.hand_over(event_stream(viewer, after=after, seat=first.seat))
         response = StreamingHttpResponse(frames, content_type="text/event-stream")

@@ -1,8 +1,9 @@
 """`Idempotency-Key` for POSTs that create something.
 
 Same user + same key + same request: the stored response is replayed (same status,
-body and the headers that describe them: Location, ETag, caching) and nothing runs
-again. Same key with another request: 422
+the same body byte for byte, and the headers that describe it: Location, ETag,
+caching) and nothing runs again. The body is stored as the bytes first sent, not as
+JSON the database may reorder. Same key with another request: 422
 `idempotency_key_reused`. Only successful answers are stored, in the same
 transaction as the work, so a failed attempt can be retried with its key.
 """
@@ -16,8 +17,10 @@ from collections.abc import Callable
 from typing import Concatenate, ParamSpec, TypeVar
 
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -70,11 +73,11 @@ class IdempotencyKeyInFlightError(ConflictError):
 
 def idempotent(
     handler: Callable[Concatenate[V, Request, P], Response],
-) -> Callable[Concatenate[V, Request, P], Response]:
+) -> Callable[Concatenate[V, Request, P], HttpResponseBase]:
     """Decorate an APIView's `post`: replay by `Idempotency-Key`, store new answers."""
 
     @functools.wraps(handler)
-    def wrapper(view: V, request: Request, *args: P.args, **kwargs: P.kwargs) -> Response:
+    def wrapper(view: V, request: Request, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
         key = request.headers.get(HEADER)
         if key is None:
             return handler(view, request, *args, **kwargs)
@@ -87,9 +90,16 @@ def idempotent(
             if record is not None:
                 return _replay(record, digest)
             response = handler(view, request, *args, **kwargs)
-            if 200 <= response.status_code < 300:
-                _store(request, user, key, digest, response)
-            return response
+            if not 200 <= response.status_code < 300:
+                return response
+            # Sent as it is stored, so that a replay is the same bytes on every database.
+            answer = _answer(
+                response.status_code,
+                JSONRenderer().render(response.data),
+                {name: response[name] for name in REPLAYED_HEADERS if response.has_header(name)},
+            )
+            _store(request, user, key, digest, answer)
+            return answer
 
     return wrapper  # type: ignore[return-value]
 
@@ -104,17 +114,21 @@ def _request_digest(request: Request) -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
 
-def _replay(record: IdempotencyRecord, digest: str) -> Response:
+def _answer(status: int, content: bytes, headers: dict[str, str]) -> HttpResponse:
+    # The headers in REPLAYED_HEADERS' order, whatever order the database kept them in.
+    ordered = {name: headers[name] for name in REPLAYED_HEADERS if name in headers}
+    return HttpResponse(content, status=status, content_type="application/json", headers=ordered)
+
+
+def _replay(record: IdempotencyRecord, digest: str) -> HttpResponse:
     if record.request_hash != digest:
         raise IdempotencyKeyReusedError()
-    response = Response(
-        record.response_body, status=record.status_code, headers=record.response_headers
-    )
+    response = _answer(record.status_code, record.response_body.encode(), record.response_headers)
     response["Idempotent-Replayed"] = "true"
     return response
 
 
-def _store(request: Request, user: User, key: str, digest: str, response: Response) -> None:
+def _store(request: Request, user: User, key: str, digest: str, response: HttpResponse) -> None:
     try:
         with transaction.atomic():
             IdempotencyRecord.objects.create(
@@ -124,7 +138,7 @@ def _store(request: Request, user: User, key: str, digest: str, response: Respon
                 path=request.path[:512],
                 request_hash=digest,
                 status_code=response.status_code,
-                response_body=response.data,
+                response_body=response.content.decode(),
                 response_headers={
                     name: response[name] for name in REPLAYED_HEADERS if response.has_header(name)
                 },

@@ -20,15 +20,18 @@ from rest_framework.views import APIView
 
 from belote_project.pagination import CursorPage
 from belote_project.query import query_values
-from belote_project.schema import problem_responses
+from belote_project.schema import invalid_request, problem
 from games import selectors, services
 from games.api.answers import player, view_response
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from games.api.serializers import (
-    GameSummarySerializer,
-    GameViewSerializer,
-    OptionsField,
+from games.api.problems import (
+    FOURTH_SEAT_REFUSED,
+    GAME_NOT_FOUND,
+    IN_FLIGHT_CONFLICT,
+    seat_conflict,
+    table_refused,
 )
+from games.api.serializers import GameSummarySerializer, GameViewSerializer, OptionsField
 from games.models import BotLevel, GameStatus
 from games.services.tables import SEATS
 
@@ -63,13 +66,13 @@ class GameListCreateApi(APIView):
             min_value=1, max_value=CursorPage.max_page_size, required=False
         )
 
-    @extend_schema_serializer(component_name="GameListCreatePage")
+    @extend_schema_serializer(component_name="GamePage")
     class PageSerializer(Serializer):
         next = serializers.URLField(allow_null=True, help_text="The following page's URL.")
         previous = serializers.URLField(allow_null=True, help_text="The preceding page's URL.")
         results = GameSummarySerializer(many=True)
 
-    @extend_schema_serializer(component_name="GameListCreateInput")
+    @extend_schema_serializer(component_name="GameCreateInput")
     class InputSerializer(Serializer):
         options = OptionsField(required=False, default=dict)
         seat = _seat_field("Your seat; omitted: the first free one; null: organise, not play.")
@@ -79,12 +82,18 @@ class GameListCreateApi(APIView):
 
     @extend_schema(
         tags=["games"],
-        operation_id="games_list",
+        operation_id="list_games",
         summary="List tables",
+        description=(
+            "Newest first, a page at a time: follow `next` (or pass its `cursor`) for "
+            "older tables. `open_seats`: only tables waiting with a free seat; `mine`: "
+            "only tables you sit at or created."
+        ),
         parameters=[FilterSerializer],
         responses={
             200: PageSerializer,
-            **problem_responses({404: "`cursor` is not one that this list issued."}),
+            **invalid_request("A filter, `cursor` or `page_size` is invalid (see `errors`)."),
+            **problem(404, "NotFound", ["not_found"], "`cursor` is not one this list issued."),
         },
     )
     def get(self, request: Request) -> Response:
@@ -102,13 +111,14 @@ class GameListCreateApi(APIView):
 
     @extend_schema(
         tags=["games"],
-        operation_id="games_create",
+        operation_id="create_game",
         summary="Create a table (and sit at it)",
         parameters=[IDEMPOTENCY_PARAMETER],
         request=InputSerializer,
         responses={
             201: OpenApiResponse(GameViewSerializer, description="Your view of the new table."),
-            **problem_responses({422: "Invalid options (`invalid_options`, see `errors`)."}),
+            **IN_FLIGHT_CONFLICT,
+            **table_refused("`invalid_options` (see `errors`), or an Idempotency-Key problem."),
         },
     )
     @idempotent
@@ -131,15 +141,19 @@ class SeatJoinApi(APIView):
 
     @extend_schema(
         tags=["games"],
-        operation_id="games_seats_join",
+        operation_id="take_seat",
         summary="Take a seat; the fourth seat starts the game",
         parameters=[IDEMPOTENCY_PARAMETER],
         request=InputSerializer,
         responses={
-            201: GameViewSerializer,
-            **problem_responses(
-                {409: "`seat_taken`, `table_full`, `already_seated` or `game_already_started`."}
+            201: OpenApiResponse(GameViewSerializer, description="Your view of the table."),
+            **GAME_NOT_FOUND,
+            **seat_conflict(
+                "SeatJoinConflict",
+                ["seat_taken", "table_full", "already_seated", "game_already_started"],
+                "The seat or the table is not free.",
             ),
+            **FOURTH_SEAT_REFUSED,
         },
     )
     @idempotent
@@ -155,18 +169,25 @@ class SeatJoinApi(APIView):
 class SeatLeaveApi(APIView):
     @extend_schema(
         tags=["games"],
-        operation_id="games_seats_leave",
+        operation_id="leave_seat",
         summary="Leave your seat, or remove a bot, before the game starts",
         parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=list(SEATS))],
         request=None,
         responses={
-            200: GameViewSerializer,
-            **problem_responses(
-                {
-                    403: "`not_seated` (someone else's seat) or `not_organiser`.",
-                    404: "No such game, or `seat` is not 0-3.",
-                    409: "`seat_empty` or `game_already_started`.",
-                }
+            200: OpenApiResponse(GameViewSerializer, description="Your view of the table."),
+            **problem(
+                403,
+                "SeatLeaveForbidden",
+                ["not_seated", "not_organiser"],
+                "`not_seated`: someone else's seat; `not_organiser`: a bot, and you neither "
+                "created the table nor sit at it.",
+            ),
+            **GAME_NOT_FOUND,
+            **problem(
+                409,
+                "SeatLeaveConflict",
+                ["seat_empty", "game_already_started"],
+                "Nobody sits there, or the game has started.",
             ),
         },
     )
@@ -183,19 +204,26 @@ class BotSeatApi(APIView):
 
     @extend_schema(
         tags=["games"],
-        operation_id="games_bots_add",
+        operation_id="add_bot",
         summary="Seat a bot (the table's creator or a seated player)",
         parameters=[IDEMPOTENCY_PARAMETER],
         request=InputSerializer,
         responses={
-            201: GameViewSerializer,
-            **problem_responses(
-                {
-                    403: "`not_organiser`.",
-                    409: "`seat_taken`, `table_full`, `game_already_started`, or "
-                    "`no_human_seated` (this bot would fill the table with nobody playing).",
-                }
+            201: OpenApiResponse(GameViewSerializer, description="Your view of the table."),
+            **problem(
+                403,
+                "NotOrganiser",
+                ["not_organiser"],
+                "Only the table's creator or a seated player seats bots.",
             ),
+            **GAME_NOT_FOUND,
+            **seat_conflict(
+                "BotSeatConflict",
+                ["seat_taken", "table_full", "game_already_started", "no_human_seated"],
+                "The seat or the table is not free, or this bot would fill the table with "
+                "nobody playing (`no_human_seated`).",
+            ),
+            **FOURTH_SEAT_REFUSED,
         },
     )
     @idempotent

@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
+from games.api.presence import SeatLeaveRunningApi, SeatReturnApi
 from games.api.tables import BotSeatApi, GameListCreateApi, SeatJoinApi, SeatLeaveApi
 from games.api.views import GameActApi, GameDetailApi
 from games.services.tables import SEATS
@@ -27,6 +28,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>", GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/seats", SeatJoinApi.as_view(), name="game-seats"),
     path("games/<uuid:game_id>/seats/<seat:seat>", SeatLeaveApi.as_view(), name="game-seat"),
+    path(
+        "games/<uuid:game_id>/seats/<seat:seat>/leave",
+        SeatLeaveRunningApi.as_view(),
+        name="game-seat-leave",
+    ),
+    path(
+        "games/<uuid:game_id>/seats/<seat:seat>/return",
+        SeatReturnApi.as_view(),
+        name="game-seat-return",
+    ),
     path("games/<uuid:game_id>/bots", BotSeatApi.as_view(), name="game-bots"),
     path("games/<uuid:game_id>/actions", GameActApi.as_view(), name="game-actions"),
     path("", include("games.api.feed_urls")),

@@ -16,8 +16,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from belote_project.problems import PROBLEM_CONTENT_TYPE
-from belote_project.schema import ProblemSerializer, problem_responses
 from belote_project.throttling import ScopedRedisRateThrottle
 from games import selectors, services
 from games.api.answers import player, view_headers
@@ -27,15 +25,11 @@ from games.api.conditions import (
     expected_version,
     if_none_match_hits,
 )
+from games.api.event_serializers import events_field
+from games.api.examples import ACT_EXAMPLES, VIEW_EXAMPLE
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from games.api.serializers import (
-    ACT_EXAMPLES,
-    CONFLICT_EXAMPLE,
-    VIEW_EXAMPLE,
-    ActionField,
-    EventSerializer,
-    GameViewSerializer,
-)
+from games.api.problems import ACTION_PROBLEMS, GAME_NOT_FOUND
+from games.api.serializers import ActionField, GameViewSerializer
 from games.feed.events import visible_events
 
 Serializer = serializers.Serializer[Any]
@@ -44,16 +38,27 @@ Serializer = serializers.Serializer[Any]
 class GameDetailApi(APIView):
     @extend_schema(
         tags=["games"],
-        operation_id="games_retrieve",
-        summary="Your view of a game (spectators: the public view)",
+        operation_id="get_game",
+        summary="Your view of a game",
+        description=(
+            "Seated players see their own hand and `legal_actions`; anyone else gets the "
+            "public view (`seat` null, `hand` and `legal_actions` empty). The `ETag` header "
+            "names this view: send it back as `If-None-Match` to get a 304 while nothing "
+            "changed, and as `If-Match` when you act on it."
+        ),
         parameters=[
             OpenApiParameter(
-                "If-None-Match", location=OpenApiParameter.HEADER, required=False, type=str
+                "If-None-Match",
+                location=OpenApiParameter.HEADER,
+                required=False,
+                type=str,
+                description="The `ETag` of the view you hold.",
             )
         ],
         responses={
             200: OpenApiResponse(GameViewSerializer, examples=[VIEW_EXAMPLE]),
             304: OpenApiResponse(description="Unchanged since the ETag you sent."),
+            **GAME_NOT_FOUND,
         },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
@@ -83,13 +88,18 @@ class GameActApi(APIView):
 
     @extend_schema_serializer(component_name="GameActOutput")
     class OutputSerializer(Serializer):
-        events = EventSerializer(many=True)
-        game = GameViewSerializer()
+        events = events_field("What your action caused, as you may see it.")
+        game = GameViewSerializer(help_text="Your view of the game after it.")
 
     @extend_schema(
         tags=["games"],
-        operation_id="games_actions_create",
+        operation_id="act",
         summary="Act: bid, choose trump, declare or play a card",
+        description=(
+            "Send one entry of your view's `legal_actions` as `action`, with the `version` "
+            "you decided on (`expected_version`, or `If-Match`). If someone acted first, "
+            "the answer is 409 `version_conflict` with your current view: decide again."
+        ),
         parameters=[
             IDEMPOTENCY_PARAMETER,
             OpenApiParameter(
@@ -102,34 +112,7 @@ class GameActApi(APIView):
         ],
         request=InputSerializer,
         examples=ACT_EXAMPLES,
-        responses={
-            201: OutputSerializer,
-            (409, PROBLEM_CONTENT_TYPE): OpenApiResponse(
-                ProblemSerializer,
-                description=(
-                    "`version_conflict` (the problem's `game` holds your current view and "
-                    "`current_version`; resync and decide again), `game_not_started` or "
-                    "`game_over`."
-                ),
-                examples=[CONFLICT_EXAMPLE],
-            ),
-            **problem_responses(
-                {
-                    403: "`not_seated`: you have no seat at this table.",
-                    422: (
-                        "Not allowed by the rules: `code` is the rule's (`not_your_turn`, "
-                        "`must_follow_suit`, `invalid_action`, ...); or `idempotency_key_reused`."
-                    ),
-                    400: (
-                        "Malformed JSON or invalid fields (see `errors`); `invalid_if_match`: "
-                        "If-Match is malformed, names several versions or disagrees with "
-                        "expected_version."
-                    ),
-                    412: "`precondition_failed`: If-Match names no version (weak, not digits).",
-                    428: "`version_required`: neither expected_version nor If-Match was sent.",
-                }
-            ),
-        },
+        responses={201: OutputSerializer, **ACTION_PROBLEMS},
     )
     @idempotent
     def post(self, request: Request, game_id: UUID) -> Response:

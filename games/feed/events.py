@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from games import rules, store
+from games.selectors import deadline_text
 
 
 @dataclass(frozen=True)
@@ -73,5 +74,6 @@ def served_event(stored: store.StoredEvent, visible: dict[str, Any]) -> dict[str
         "v": visible.get("v"),
         "actor": stored.actor_kind,
         "created_at": stored.created_at.isoformat(),
+        "turn_deadline": deadline_text(stored.turn_deadline),
         "data": data,
     }

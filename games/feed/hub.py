@@ -11,103 +11,35 @@ seat map. A follower whose cursor is older than the window gets the events from 
 store, still paired with that read's seats and version.
 
 The reads run on the event loop's default thread pool with a fresh context, never on the
-thread the feed's requests share (games/feed/asgi.py) and never inside one request's
-context: a request that ends does not take the read others wait for with it.
+threads the feed's requests share (games/feed/asgi.py) and never inside one request's
+context: a request that ends does not take the read others wait for with it
+(games/feed/threads.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 from uuid import UUID
 
-from asgiref.sync import sync_to_async
-from django.db import connection
+from games.feed.events import EventsAfter, events_after, visible_events
+from games.feed.listener import Wakeup, game_wakeups
+from games.feed.selectors import FeedPage, FeedViewer, GameHeading
+from games.feed.threads import detached, in_pool_thread
+from games.feed.window import Window, fetch
 
-from games import rules, store
-from games.feed.events import EventsAfter, events_after, served_event, visible_events
-from games.feed.listener import game_wakeups
-from games.feed.selectors import FeedPage, FeedViewer, GameHeading, game_heading
-
-# Events a hub keeps (about two hands); followers further behind read the store.
-WINDOW_EVENTS = 128
 # Hubs nobody follows kept per process, so a long-poll's next request finds its window.
 IDLE_HUBS_KEPT = 256
 # A followed game is read at least this often even if no notification comes.
 WATCH_SECONDS = 30.0
-
-Result = TypeVar("Result")
-
-
-def _released(read: Callable[..., Result]) -> Callable[..., Result]:
-    """`read`, then its thread's database connection closed (a pooled one goes back)."""
-
-    def read_and_release(*args: Any, **kwargs: Any) -> Result:
-        try:
-            return read(*args, **kwargs)
-        finally:
-            if not connection.in_atomic_block:
-                connection.close()
-
-    return read_and_release
-
-
-def in_pool_thread(read: Callable[..., Result]) -> Callable[..., Coroutine[Any, Any, Result]]:
-    """`read` as a coroutine run on the loop's thread pool, releasing its connection."""
-    return sync_to_async(_released(read), thread_sensitive=False)
-
-
-def detached(
-    loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, Result]
-) -> asyncio.Task[Result]:
-    """A task that belongs to no request: it outlives whichever follower started it."""
-    return loop.create_task(work, context=contextvars.Context())
-
-
-class Window:
-    """The hub's latest events (seqs `start + 1 .. end`) with the state after each, and
-    each seat's wire form of them, computed when a follower of that seat first asks."""
-
-    def __init__(self, start: int, before: rules.GameState) -> None:
-        self.start = start
-        self._before = before
-        self._events: list[store.StoredEvent] = []
-        self._states: list[rules.GameState] = []
-        self._served: dict[int | None, list[dict[str, Any] | None]] = {}
-
-    @property
-    def end(self) -> int:
-        return self.start + len(self._events)
-
-    def extend(self, events: list[store.StoredEvent]) -> None:
-        state = self._states[-1] if self._states else self._before
-        for stored in events:
-            state = rules.apply(state, stored.event)
-            self._events.append(stored)
-            self._states.append(state)
-        dropped = len(self._events) - WINDOW_EVENTS
-        if dropped > 0:
-            self._before = self._states[dropped - 1]
-            self.start += dropped
-            del self._events[:dropped], self._states[:dropped]
-            for served in self._served.values():
-                del served[:dropped]
-
-    def page(self, seat: int | None, after: int, up_to: int) -> list[dict[str, Any]]:
-        """The events `after < seq <= up_to` as `seat` sees them (`start <= after`)."""
-        served = self._served.setdefault(seat, [])
-        wanted = up_to - self.start
-        for index in range(len(served), wanted):
-            stored = self._events[index]
-            visible = rules.redact(stored.event, seat, self._states[index])
-            served.append(None if visible is None else served_event(stored, visible))
-        return [event for event in served[after - self.start : wanted] if event is not None]
+# A hub whose last watcher left keeps watching this long: a long-poll answered a moment
+# ago comes back within milliseconds, and a hub watched all along needs no read for it.
+WATCH_LINGER_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -117,27 +49,11 @@ class HubRead:
     index: int
     heading: GameHeading
     window: Window
+    # (watch, wakes) when the read started, if notifications reached the hub then.
+    watched_from: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
-class _Fetched:
-    heading: GameHeading
-    events: list[store.StoredEvent]
-    restart: rules.GameState | None  # a new window at heading.version, from this state
-
-
-def _fetch(game_id: UUID, known: int | None) -> _Fetched:
-    """The game's heading, then the events after `known` (the window's end) up to its
-    version; when too many are missing (or none are known) the state at the version."""
-    heading = game_heading(game_id)
-    missing = heading.version - (known if known is not None else 0)
-    if known is None or missing > WINDOW_EVENTS:
-        return _Fetched(heading, [], store.state_at(game_id, heading.version).state)
-    events = store.load_events_after(game_id, known, limit=missing) if missing > 0 else []
-    return _Fetched(heading, events, None)
-
-
-_fetch_in_thread = in_pool_thread(_fetch)
+_fetch_in_thread = in_pool_thread(fetch)
 _events_after_in_thread = in_pool_thread(events_after)
 
 
@@ -158,15 +74,39 @@ class GameHub:
         self._news = asyncio.Event()
         self._watch: asyncio.Task[None] | None = None
         self._watching = asyncio.Event()
+        self._wakeup: Wakeup | None = None  # the watch's, once it is subscribed
+        self._watches = 0  # watches started so far: one that stops and restarts counts anew
+        self._wakes = 0  # notifications (and timeouts) the watch has woken for
+        self._linger: asyncio.TimerHandle | None = None
         # Older cursors' events, read once per read, cursor and page size.
         self._tails: dict[tuple[int, int, int], asyncio.Task[EventsAfter]] = {}
 
-    async def fresh_read(self) -> HubRead:
+    async def fresh_read(self, *, then_wait: bool = False) -> HubRead:
         """A read that started after this call: it sees every seat change and event
-        committed before the call."""
+        committed before the call.
+
+        A follower that will wait for the next read (`then_wait`) may get the latest
+        read instead, without a query, when nothing can have changed since it started:
+        the game had started (seats change only before, games/services/tables.py), the
+        hub has watched without a break since, and no notification (nor a lost listener
+        connection) came in between. An event committed whose notification is still on
+        its way is missing from it, but that notification wakes the hub and the
+        follower's wait ends with the read it makes."""
+        latest = self._latest
+        if then_wait and latest is not None and self._still_current(latest):
+            return latest
         wanted = self._started + 1
         self._request_read()
         return await self._read_from(wanted, timeout=None)  # type: ignore[return-value]
+
+    def _still_current(self, read: HubRead) -> bool:
+        return (
+            self._reading is None
+            and read.heading.version > 0
+            and read.watched_from == (self._watches, self._wakes)
+            and self._wakeup is not None
+            and self._wakeup.notified
+        )
 
     async def next_read(self, seen: HubRead, timeout: float) -> HubRead | None:
         """The first read after `seen` (one runs when the game is notified), or None
@@ -226,6 +166,9 @@ class GameHub:
             self._again = True  # the read in flight may have started too early
 
     async def _read(self, index: int) -> None:
+        watched_from = None
+        if self._wakeup is not None and self._wakeup.notified:
+            watched_from = (self._watches, self._wakes)
         try:
             known = self._window.end if self._window is not None else None
             fetched = await _fetch_in_thread(self.game_id, known)
@@ -234,7 +177,7 @@ class GameHub:
                 self._window = Window(fetched.heading.version, fetched.restart)
             else:
                 self._window.extend(fetched.events)
-            self._latest = HubRead(index=index, heading=fetched.heading, window=self._window)
+            self._latest = HubRead(index, fetched.heading, self._window, watched_from)
         except Exception as error:  # handed to the followers of this read
             self._failed = (index, error)
         finally:
@@ -246,9 +189,18 @@ class GameHub:
                 self._request_read()
 
     def start_watching(self) -> None:
+        if self._linger is not None:
+            self._linger.cancel()
+            self._linger = None
         if self._watch is None:
+            self._watches += 1
             self._watching = asyncio.Event()
             self._watch = detached(self._loop, self._watch_notifications(self._watching))
+
+    def linger(self) -> None:
+        """Stop watching in `WATCH_LINGER_SECONDS` unless a watcher comes back by then."""
+        if self._linger is None:
+            self._linger = self._loop.call_later(WATCH_LINGER_SECONDS, self.stop_watching)
 
     async def watching(self) -> None:
         """Return once notifications of this game reach the hub."""
@@ -256,17 +208,23 @@ class GameHub:
 
     def stop_watching(self) -> asyncio.Task[None] | None:
         """End the watch; the task to await until it has left the listener."""
-        stopped, self._watch = self._watch, None
+        if self._linger is not None:
+            self._linger.cancel()
+            self._linger = None
+        stopped, self._watch, self._wakeup = self._watch, None, None
         if stopped is not None:
             stopped.cancel()
         return stopped
 
     async def _watch_notifications(self, watching: asyncio.Event) -> None:
         async with game_wakeups(str(self.game_id)) as wakeup:
+            self._wakeup = wakeup
             watching.set()
             while True:
                 await wakeup.wait(WATCH_SECONDS)
-                self._request_read()
+                self._wakes += 1
+                if self.watchers:  # a lingering hub only notes it: its next follower reads
+                    self._request_read()
 
 
 class _Hubs:
@@ -292,12 +250,15 @@ class _Hubs:
         if watch:
             hub.watchers -= 1
             if not hub.watchers:
-                stopped = hub.stop_watching()
+                if WATCH_LINGER_SECONDS > 0:
+                    hub.linger()
+                else:
+                    stopped = hub.stop_watching()
         if not hub.followers:
             del self.followed[hub.game_id]
             self.idle[hub.game_id] = hub
             while len(self.idle) > IDLE_HUBS_KEPT:
-                self.idle.popitem(last=False)
+                self.idle.popitem(last=False)[1].stop_watching()
         return stopped
 
 

@@ -112,7 +112,7 @@ def _take(user_id: int, limit: int) -> FeedSlot | None:
     return None
 
 
-# On the loop's thread pool, not the one thread the feed's requests share
+# On the loop's thread pool, not the threads the feed's requests share
 # (games/feed/asgi.py): the cache's round trips must not queue behind other requests'.
 _take_async = sync_to_async(_take, thread_sensitive=False)
 _renew = sync_to_async(FeedSlot.renew, thread_sensitive=False)

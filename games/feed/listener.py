@@ -35,11 +35,18 @@ _DJANGO_ONLY_PARAMS = ("context", "cursor_factory", "prepare_threshold")
 
 
 class Wakeup(Protocol):
+    @property
+    def notified(self) -> bool:
+        """Whether every notification of the game reaches this wakeup now (the listener
+        is connected and listening): a wakeup that does not come means nothing moved."""
+
     async def wait(self, timeout: float) -> None:
         """Return when the game may have new events, or after `timeout` seconds."""
 
 
 class _PollingWakeup:
+    notified = False
+
     async def wait(self, timeout: float) -> None:
         await asyncio.sleep(min(timeout, POLL_SECONDS))
 
@@ -48,6 +55,10 @@ class _NotifiedWakeup:
     def __init__(self, listener: "GameEventListener") -> None:
         self._listener = listener
         self.woken = asyncio.Event()
+
+    @property
+    def notified(self) -> bool:
+        return self._listener.listening
 
     async def wait(self, timeout: float) -> None:
         if not self._listener.listening:

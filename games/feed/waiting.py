@@ -7,11 +7,14 @@ means an event appended in between still reaches the follower.
 """
 
 import asyncio
+import contextlib
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
+from contextlib import AbstractAsyncContextManager
 
-from games.feed.hub import following, in_pool_thread
+from games.feed.hub import following
 from games.feed.selectors import FeedPage, FeedViewer, SignedOut, viewer_signed_in
+from games.feed.threads import in_pool_thread
 
 # A stream says something at least this often, so proxies keep the connection open.
 KEEPALIVE_SECONDS = 15.0
@@ -53,18 +56,32 @@ def _answers(page: FeedPage, after: int) -> bool:
     return page.last_seq > after or page.exhausted
 
 
-async def wait_for_page(viewer: FeedViewer, *, after: int, limit: int, wait: float) -> FeedPage:
+async def wait_for_page(
+    viewer: FeedViewer,
+    *,
+    after: int,
+    limit: int,
+    wait: float,
+    hold: Callable[[], AbstractAsyncContextManager[object]] | None = None,
+) -> FeedPage:
     """The viewer's events after `after`; with `wait` > 0, wait up to that many seconds
     for the stream to move past `after` (an empty page when it does not).
 
+    `hold` is entered before the wait starts and left when it ends: a poll answered by
+    its first read never enters it (the feed's slot is for polls that are held).
     Every read redacts for the seat the viewer holds when it reads, so the answer is
     for the seat held when it was read, whatever the seat was when the request came.
     """
-    async with following(viewer.game_id, watch=wait > 0) as hub:
-        read = await hub.fresh_read()
+    async with (
+        following(viewer.game_id, watch=wait > 0) as hub,
+        contextlib.AsyncExitStack() as held,
+    ):
+        read = await hub.fresh_read(then_wait=wait > 0)
         page = await hub.page(read, viewer, after=after, limit=limit)
         if wait <= 0 or _answers(page, after):
             return page
+        if hold is not None:
+            await held.enter_async_context(hold())
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         token = _TokenClock(loop)
@@ -102,7 +119,7 @@ async def event_stream(
     said_something_at = loop.time()
     token = _TokenClock(loop)
     async with following(viewer.game_id) as hub:
-        read = await hub.fresh_read()
+        read = await hub.fresh_read(then_wait=True)
         while True:
             try:
                 await _check_token(viewer, token)

@@ -6,10 +6,11 @@ from games.rules.commands import (
     ChooseTrump,
     Command,
     Declare,
+    LeaveSeat,
     Pass,
     Play,
     PlayerAction,
-    ReleaseSeat,
+    ReturnSeat,
     StartGame,
     Take,
     parse_action,
@@ -19,7 +20,7 @@ from games.rules.engine import decide, legal_actions, legal_moves, replay
 from games.rules.errors import ERROR_CODES, InvalidOptions, RuleError
 from games.rules.events import Event
 from games.rules.folds import apply
-from games.rules.options import TARGET_MAX, TARGET_MIN, Options
+from games.rules.options import RANGES, TARGET_MAX, TARGET_MIN, Options
 from games.rules.positions import dealt_position, playing_position
 from games.rules.scoring import MAX_HANDS
 from games.rules.shuffle import first_dealer, seed_commitment, shuffled_deck
@@ -35,6 +36,7 @@ __all__ = [
     "ERROR_CODES",
     "MAX_HANDS",
     "POINTS",
+    "RANGES",
     "SUIT_MASKS",
     "TARGET_MAX",
     "TARGET_MIN",
@@ -48,11 +50,12 @@ __all__ = [
     "Event",
     "GameState",
     "InvalidOptions",
+    "LeaveSeat",
     "Options",
     "Pass",
     "Play",
     "PlayerAction",
-    "ReleaseSeat",
+    "ReturnSeat",
     "RuleError",
     "StartGame",
     "Summary",

@@ -53,22 +53,30 @@ class StartGame(NamedTuple):
 
 
 class PlayerAction(NamedTuple):
-    """A seat's action; `next_hand_seed` deals the next hand if this one ends."""
+    """A seat's action; `next_hand_seed` deals the next hand if this one ends.
+
+    `timed_out`: the service plays it for the seat, whose time ran out.
+    """
 
     seat: int
     action: Action
     next_hand_seed: bytes
+    timed_out: bool = False
 
 
-class ReleaseSeat(NamedTuple):
-    """The person at `seat` leaves a started game for good; a bot of `bot_level` (a
-    level the bots know, which the rules only record) takes the seat over."""
+class LeaveSeat(NamedTuple):
+    """The player of `seat` leaves a running game: a bot plays the seat for them."""
 
     seat: int
-    bot_level: str
 
 
-Command = StartGame | PlayerAction | ReleaseSeat
+class ReturnSeat(NamedTuple):
+    """The player of an absent `seat` takes it back from the bot."""
+
+    seat: int
+
+
+Command = StartGame | PlayerAction | LeaveSeat | ReturnSeat
 
 _FIELDS = {
     "take": {"type"},

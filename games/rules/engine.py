@@ -8,13 +8,14 @@ from typing import Any
 from games.rules.belote import is_first_of_pair
 from games.rules.bidding import decide_bid, legal_bids
 from games.rules.cards import ids_of
-from games.rules.commands import Action, Command, Declare, Play, PlayerAction, ReleaseSeat
+from games.rules.commands import Action, Command, Declare, LeaveSeat, Play, PlayerAction, ReturnSeat
 from games.rules.dealing import deal
 from games.rules.declarations import Declaration, best_sets
 from games.rules.errors import RuleError
-from games.rules.events import Declared, Event, GameStarted, SeatReleased
+from games.rules.events import Declared, Event, GameStarted
 from games.rules.folds import apply
 from games.rules.play import decide_play
+from games.rules.presence import decide_presence, timed_out
 from games.rules.shuffle import first_dealer
 from games.rules.state import BIDDING_1, BIDDING_2, FINISHED, PLAYING, WAITING, GameState
 from games.rules.wire import action_to_dict
@@ -26,9 +27,10 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     Raises `RuleError` (with a stable `code`) when the command breaks a rule.
     """
     if isinstance(command, PlayerAction):
-        return _decide_action(state, command.seat, command.action, command.next_hand_seed)
-    if isinstance(command, ReleaseSeat):
-        return (_decide_release(state, command),)
+        move = _decide_action(state, command.seat, command.action, command.next_hand_seed)
+        return timed_out(state, command.seat, move) if command.timed_out else move
+    if isinstance(command, LeaveSeat | ReturnSeat):
+        return decide_presence(state, command)
     if state.phase != WAITING:
         raise RuleError("game_already_started", "the game has already started")
     dealer = first_dealer(command.game_seed)
@@ -55,17 +57,6 @@ def _decide_action(
             return (_decide_declare(state, seat, action),)
         raise RuleError("wrong_phase", "the bidding is over: play a card")
     return decide_bid(state, seat, action, next_seed)
-
-
-def _decide_release(state: GameState, command: ReleaseSeat) -> SeatReleased:
-    # Before the start a seat is simply freed (no event); after the end nobody plays it.
-    if state.phase == WAITING:
-        raise RuleError("wrong_phase", "the game has not started")
-    if state.phase == FINISHED:
-        raise RuleError("game_over", "the game is over")
-    if type(command.seat) is not int or not 0 <= command.seat < 4:
-        raise RuleError("invalid_action", "seats are 0 to 3")
-    return SeatReleased(command.seat, command.bot_level)
 
 
 def _decide_declare(state: GameState, seat: int, action: Declare) -> Declared:

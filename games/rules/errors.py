@@ -21,6 +21,8 @@ ERROR_CODES = frozenset(
         "belote_not_allowed",
         "game_already_started",
         "invalid_options",
+        "seat_absent",
+        "seat_present",
     }
 )
 

@@ -126,13 +126,25 @@ class GameFinished(NamedTuple):
     scores: tuple[int, int]
 
 
-class SeatReleased(NamedTuple):
-    """The person at `seat` left the game for good (their account was deleted); a bot of
-    `bot_level` plays the seat from here on. Who sits at a seat is no fact of the rules,
-    so the state does not change: the event records the hand-over for every reader."""
+class TurnTimedOut(NamedTuple):
+    """The service played for `seat`, whose time ran out (the seat's own move comes just
+    before); `consecutive` counts that seat's timeouts since it last played itself."""
 
     seat: int
-    bot_level: str
+    consecutive: int
+
+
+class SeatAbsent(NamedTuple):
+    """A bot plays for `seat` from now on; `reason` is `timeout` or `left`."""
+
+    seat: int
+    reason: str
+
+
+class SeatReturned(NamedTuple):
+    """The player of `seat` plays it again."""
+
+    seat: int
 
 
 Event = (
@@ -148,5 +160,7 @@ Event = (
     | DeclarationsShown
     | HandScored
     | GameFinished
-    | SeatReleased
+    | TurnTimedOut
+    | SeatAbsent
+    | SeatReturned
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import singledispatch
+from typing import TypeVar
 
 from games.rules.belote import belote_holder
 from games.rules.events import (
@@ -17,9 +18,11 @@ from games.rules.events import (
     HandScored,
     HandThrownIn,
     RestDealt,
-    SeatReleased,
+    SeatAbsent,
+    SeatReturned,
     TrickWon,
     TrumpSet,
+    TurnTimedOut,
 )
 from games.rules.state import (
     BIDDING_1,
@@ -31,6 +34,8 @@ from games.rules.state import (
     PLAYING,
     GameState,
 )
+
+T = TypeVar("T")
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -70,8 +75,23 @@ def _hand_dealt(event: HandDealt, state: GameState) -> GameState:
     )
 
 
+def _seat_set(values: tuple[T, T, T, T], seat: int, value: T) -> tuple[T, T, T, T]:
+    """`values` (one per seat) with `seat`'s replaced by `value`."""
+    listed = list(values)
+    listed[seat] = value
+    return (listed[0], listed[1], listed[2], listed[3])
+
+
+def _played_itself(state: GameState, seat: int) -> GameState:
+    """A seat's own move clears its timeouts (a timeout's mark, folded next, sets them)."""
+    if not state.timeouts[seat]:
+        return state
+    return state._replace(timeouts=_seat_set(state.timeouts, seat, 0))
+
+
 @_folded.register
 def _bid(event: Bid, state: GameState) -> GameState:
+    state = _played_itself(state, event.seat)
     phase = state.phase
     if event.bid == "pass" and event.seat == state.dealer:
         phase = BIDDING_2  # the dealer's pass ends round 1 (round 2 ends in a throw-in)
@@ -110,6 +130,7 @@ def _rest_dealt(event: RestDealt, state: GameState) -> GameState:
 
 @_folded.register
 def _declared(event: Declared, state: GameState) -> GameState:
+    state = _played_itself(state, event.seat)
     declared = list(state.declared)
     declared[event.seat] = event.declarations
     return state._replace(declared=tuple(declared))
@@ -117,6 +138,7 @@ def _declared(event: Declared, state: GameState) -> GameState:
 
 @_folded.register
 def _card_played(event: CardPlayed, state: GameState) -> GameState:
+    state = _played_itself(state, event.seat)
     hands = list(state.hands)
     hands[event.seat] &= ~(1 << event.card)
     calls = state.belote_calls
@@ -170,5 +192,18 @@ def _game_finished(event: GameFinished, state: GameState) -> GameState:
 
 
 @_folded.register
-def _seat_released(event: SeatReleased, state: GameState) -> GameState:
-    return state  # the rules play a seat the same whoever plays it
+def _turn_timed_out(event: TurnTimedOut, state: GameState) -> GameState:
+    return state._replace(timeouts=_seat_set(state.timeouts, event.seat, event.consecutive))
+
+
+@_folded.register
+def _seat_absent(event: SeatAbsent, state: GameState) -> GameState:
+    return state._replace(absent=_seat_set(state.absent, event.seat, True))
+
+
+@_folded.register
+def _seat_returned(event: SeatReturned, state: GameState) -> GameState:
+    return state._replace(
+        absent=_seat_set(state.absent, event.seat, False),
+        timeouts=_seat_set(state.timeouts, event.seat, 0),
+    )

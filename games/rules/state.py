@@ -10,7 +10,7 @@ from games.rules.options import Options
 from games.rules.tricks import legal_cards_mask
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
-ENGINE_VERSION = 4
+ENGINE_VERSION = 5
 
 WAITING = "waiting"
 BIDDING_1 = "bidding_1"
@@ -41,6 +41,10 @@ class GameState(NamedTuple):
     waiting_points: int = 0
     results: tuple[HandScored, ...] = ()
     winner: int = NO_SEAT
+    #: each seat's timeouts since it last played itself (docs/clocks.md)
+    timeouts: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: the seats a bot plays for their player, who left or timed out too often
+    absent: tuple[bool, bool, bool, bool] = (False, False, False, False)
     # the current hand
     hand_seed: str = ""
     seed_commitment: str = ""
@@ -86,6 +90,8 @@ GAME_FIELDS = (
     "waiting_points",
     "results",
     "winner",
+    "timeouts",
+    "absent",
 )
 
 

@@ -21,6 +21,8 @@ class Summary:
     scores: tuple[int, int]
     #: the winning team once the game is over
     winner: int | None
+    #: the seats a bot plays for their absent player
+    absent: tuple[int, ...] = ()
 
 
 def summary(state: GameState) -> Summary:
@@ -33,4 +35,5 @@ def summary(state: GameState) -> Summary:
         turn=None if state.turn == NO_SEAT else state.turn,
         scores=(state.scores[0], state.scores[1]),
         winner=None if state.winner == NO_SEAT else state.winner,
+        absent=tuple(seat for seat, away in enumerate(state.absent) if away),
     )

@@ -77,6 +77,8 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "waiting_points": state.waiting_points,
         "hands": [event_to_dict(result) for result in state.results],
         "winner": progress.winner,
+        "absent_seats": list(progress.absent),
+        "timeouts": list(state.timeouts),
         "legal_actions": [] if seat is None else legal_actions(state, seat),
     }
 

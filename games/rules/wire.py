@@ -24,9 +24,11 @@ from games.rules.events import (
     HandScored,
     HandThrownIn,
     RestDealt,
-    SeatReleased,
+    SeatAbsent,
+    SeatReturned,
     TrickWon,
     TrumpSet,
+    TurnTimedOut,
 )
 from games.rules.options import Options
 
@@ -103,7 +105,9 @@ SCHEMAS: dict[type, tuple[str, int, dict[str, Codec]]] = {
         },
     ),
     GameFinished: ("game_finished", 1, {"scores": PAIR}),
-    SeatReleased: ("seat_released", 1, {}),
+    TurnTimedOut: ("turn_timed_out", 1, {}),
+    SeatAbsent: ("seat_absent", 1, {}),
+    SeatReturned: ("seat_returned", 1, {}),
 }
 EVENT_TYPES: dict[str, Any] = {name: cls for cls, (name, _, _) in SCHEMAS.items()}
 

@@ -2,6 +2,7 @@
 
 from games.services.maintenance import idempotency_records_purge
 from games.services.play import ActResult, bot_play, game_act
+from games.services.presence import seat_absent_set
 from games.services.tables import (
     SeatChoice,
     bot_game_create,
@@ -10,6 +11,7 @@ from games.services.tables import (
     seat_join,
     seat_leave,
 )
+from games.services.timeouts import due_turns_expire, turn_time_out
 
 __all__ = [
     "ActResult",
@@ -17,9 +19,12 @@ __all__ = [
     "bot_game_create",
     "bot_play",
     "bot_seat",
+    "due_turns_expire",
     "game_act",
     "game_create",
     "idempotency_records_purge",
+    "seat_absent_set",
     "seat_join",
     "seat_leave",
+    "turn_time_out",
 ]

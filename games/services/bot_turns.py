@@ -15,8 +15,8 @@ from celery import current_app
 from django.db import models, transaction
 from django.utils import timezone
 
-from games import store
-from games.models import Game, GameStatus, Seat
+from games import rules, store
+from games.models import BotLevel, Game, GameStatus, Seat
 
 #: The Celery task that plays one bot turn (games/tasks.py).
 PLAY_BOT_TURN_TASK = "games.tasks.play_bot_turn"
@@ -31,7 +31,7 @@ def schedule_bot_turn(
     """After commit, queue the bot whose turn it is at `progress` (if a bot's turn).
 
     `seats`: the table's seats as the caller read them for this version, which saves a
-    query (once the game has started, only `seat_released` changes them).
+    query (once the game has started, only `seat_absent` and `seat_returned` change them).
     """
     turn = progress.summary.turn
     if progress.summary.status != GameStatus.PLAYING or turn is None:
@@ -48,6 +48,23 @@ def schedule_bot_turn(
 
     # robust: the action is committed whatever the broker says; a failure is logged.
     transaction.on_commit(enqueue, robust=True)
+
+
+#: the level of the bot that plays for an absent player (docs/clocks.md)
+ABSENT_SEAT_LEVEL = BotLevel.BASIC
+
+
+def seats_follow_absence(seats: Sequence[Seat], state: rules.GameState) -> None:
+    """Give the bot level to the player's seats `state` has absent, and take it back from
+    those it has not (in the database and in `seats`): the bot tasks and the stalled-turn
+    sweep then find an absent player's turns like any bot's."""
+    for row in seats:
+        if row.user_id is None:
+            continue
+        level = ABSENT_SEAT_LEVEL.value if state.absent[row.seat] else None
+        if row.bot_level != level:
+            Seat.objects.filter(pk=row.pk).update(bot_level=level)
+            row.bot_level = level
 
 
 #: the domain tag of a bot seed's SHA-256 input (docs/bots.md, "Seeds")

@@ -5,9 +5,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -18,10 +21,12 @@ from games.errors import (
     GameOverError,
     NotSeatedError,
     RuleViolationError,
+    SeatAbsentError,
     VersionConflictError,
 )
 from games.models import Game, GameStatus, Seat
-from games.services.bot_turns import bot_seed, schedule_bot_turn
+from games.services.bot_turns import bot_seed, schedule_bot_turn, seats_follow_absence
+from games.services.clocks import COLUMNS, clock_after
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,8 @@ def game_act(
     _require_playing(loaded)
     if loaded.version != expected_version:
         raise _conflict(game, seats, seat, expected_version, loaded)
+    if loaded.state.absent[seat]:
+        raise SeatAbsentError()
     try:
         command = rules.PlayerAction(
             seat=seat, action=rules.parse_action(action), next_hand_seed=secrets.token_bytes(32)
@@ -61,7 +68,7 @@ def game_act(
         events = rules.decide(loaded.state, command)
     except rules.RuleError as error:
         raise RuleViolationError(error) from error
-    return _commit(game, seats, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
+    return commit(game, seats, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
 
 
 def bot_play(*, game_id: UUID, expected_version: int) -> bool:
@@ -90,7 +97,7 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
     )
     events = rules.decide(loaded.state, command)
     try:
-        _commit(game, seats, bot.seat, loaded, events, actor=store.Actor.bot())
+        commit(game, seats, bot.seat, loaded, events, actor=store.Actor.bot())
     except VersionConflictError:
         return False
     return True
@@ -104,7 +111,7 @@ def _require_playing(loaded: store.LoadedGame) -> None:
         raise GameOverError()
 
 
-def _commit(
+def commit(
     game: Game,
     seats: list[Seat],
     seat: int,
@@ -112,18 +119,34 @@ def _commit(
     events: tuple[rules.Event, ...],
     *,
     actor: store.Actor,
+    moved: bool = True,
+    now: datetime | None = None,
 ) -> ActResult:
+    """Append `events` (decided at `loaded`) with the turn clock they leave, then queue the
+    bot that is to play, if any. `moved`: the events are a seat's move (see `clock_after`).
+    `seat` is the one whose view the result carries."""
+    now = timezone.now() if now is None else now
     after = rules.replay(events, loaded.state)
+    if game.version != loaded.version:  # the row was read before a move the state has
+        game.refresh_from_db(fields=[*COLUMNS, "version", "turn"])
+    clock = clock_after(game=game, seats=seats, state_after=after, moved=moved, now=now)
     try:
-        appended = store.append(
-            game.id,
-            expected_version=loaded.version,
-            events=events,
-            actor=actor,
-            state_after=after,
-        )
+        with transaction.atomic():
+            appended = store.append(
+                game.id,
+                expected_version=loaded.version,
+                events=events,
+                actor=actor,
+                state_after=after,
+                now=now,
+                read_model=clock.columns(),
+                turn_deadline=clock.deadline,
+            )
+            seats_follow_absence(seats, after)
     except store.ConcurrencyConflict as conflict:
         raise _conflict(game, seats, seat, loaded.version, store.load(game.id)) from conflict
+    clock.stamp(game)
+    game.version, game.turn = appended.progress.version, appended.progress.summary.turn
     # After append's transaction (or inside the caller's): either way it runs after commit.
     schedule_bot_turn(game.id, appended.progress, seats=seats)
     loaded_after = store.LoadedGame(state=after, version=appended.progress.version)
@@ -145,5 +168,6 @@ def _conflict(
     expected: int,
     current: store.LoadedGame,
 ) -> VersionConflictError:
+    game.refresh_from_db(fields=[*COLUMNS, "version", "turn"])
     view = selectors.game_view(game=game, seats=seats, loaded=current, seat=seat)
     return VersionConflictError(expected=expected, current=current.version, game=view)

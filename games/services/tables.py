@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -27,6 +28,7 @@ from games.errors import (
 )
 from games.models import Game, GameStatus, Seat
 from games.services.bot_turns import schedule_bot_turn
+from games.services.clocks import clock_after
 
 SEATS = range(4)
 
@@ -159,7 +161,8 @@ def _require_organiser(game: Game, seats: Mapping[int, Seat], user: User) -> Non
 
 
 def _start_if_full(game: Game) -> None:
-    if Seat.objects.filter(game=game).count() < len(SEATS):
+    seats = list(Seat.objects.filter(game=game))
+    if len(seats) < len(SEATS):
         return
     try:
         # again: a table created before the options' bounds were narrowed cannot start
@@ -171,14 +174,20 @@ def _start_if_full(game: Game) -> None:
         game_seed=secrets.token_bytes(32), hand_seed=secrets.token_bytes(32), options=options
     )
     events = rules.decide(state, command)
+    started, now = rules.replay(events, state), timezone.now()
+    clock = clock_after(game=game, seats=seats, state_after=started, moved=True, now=now)
     try:
         appended = store.append(
             game.id,
             expected_version=0,
             events=events,
             actor=store.Actor.system(),
-            state_after=rules.replay(events, state),
+            state_after=started,
+            now=now,
+            read_model=clock.columns(),
+            turn_deadline=clock.deadline,
         )
     except store.ConcurrencyConflict as conflict:
         raise GameAlreadyStartedError() from conflict
-    schedule_bot_turn(game.id, appended.progress)
+    clock.stamp(game)
+    schedule_bot_turn(game.id, appended.progress, seats=seats)

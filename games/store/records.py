@@ -45,6 +45,8 @@ class StoredEvent:
     event: rules.Event
     actor_kind: str
     created_at: datetime
+    #: the deadline of the turn this event started, if it is the one that started it
+    turn_deadline: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ notification is queued (delivered on commit) for the live feed. A lost race is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -41,15 +42,29 @@ def append(
     events: Sequence[rules.Event],
     actor: Actor,
     state_after: rules.GameState,
+    now: datetime | None = None,
+    read_model: Mapping[str, Any] | None = None,
+    turn_deadline: datetime | None = None,
 ) -> Appended:
     """Append `events` after `expected_version`, or raise `ConcurrencyConflict`.
 
     `state_after` is the state with the events applied: it feeds the read model and the
-    snapshot. Side effects belong in `transaction.on_commit` of the caller.
+    snapshot. `now` stamps the events (default: the current time); `read_model` holds
+    `Game` columns the caller derives beside the rules' summary (the turn clock), written
+    by the same conditional update; `turn_deadline` is stamped on the last event, the one
+    that starts the turn it times. Side effects belong in `transaction.on_commit` of the
+    caller.
     """
-    now = timezone.now()
+    now = timezone.now() if now is None else now
+    last = expected_version + len(events)
     stored = tuple(
-        StoredEvent(seq=seq, event=event, actor_kind=actor.kind, created_at=now)
+        StoredEvent(
+            seq=seq,
+            event=event,
+            actor_kind=actor.kind,
+            created_at=now,
+            turn_deadline=turn_deadline if seq == last else None,
+        )
         for seq, event in enumerate(events, start=expected_version + 1)
     )
     version = expected_version + len(stored)
@@ -61,7 +76,7 @@ def append(
         # A savepoint only inside a caller's transaction, which a conflict leaves usable.
         with transaction.atomic():
             moved = Game.objects.filter(pk=game_id, version=expected_version).update(
-                **projection.columns(progress)
+                **projection.columns(progress), **(read_model or {})
             )
             if not moved:  # another writer got there first (or the caller is ahead)
                 raise ConcurrencyConflict(game_id, expected_version)
@@ -92,6 +107,7 @@ def _rows(game_id: UUID, stored: Sequence[StoredEvent], actor: Actor) -> list[Ga
                 actor_kind=actor.kind,
                 actor_user_id=actor.user_id,
                 created_at=item.created_at,
+                turn_deadline=item.turn_deadline,
             )
         )
     return rows
@@ -156,13 +172,19 @@ def load_events_after(
     """Events with `seq > after_seq` in order, upcast to the current schema."""
     rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after_seq).order_by("seq")
     columns = rows.values_list(
-        "seq", "type", "schema_version", "payload", "actor_kind", "created_at"
+        "seq", "type", "schema_version", "payload", "actor_kind", "created_at", "turn_deadline"
     )
     if limit is not None:
         columns = columns[:limit]
     return [
-        StoredEvent(seq=seq, event=_event_of(kind, v, payload), actor_kind=actor, created_at=at)
-        for seq, kind, v, payload, actor, at in columns
+        StoredEvent(
+            seq=seq,
+            event=_event_of(kind, v, payload),
+            actor_kind=actor,
+            created_at=at,
+            turn_deadline=deadline,
+        )
+        for seq, kind, v, payload, actor, at, deadline in columns
     ]
 
 

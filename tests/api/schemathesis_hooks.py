@@ -54,27 +54,6 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _field_errors(response: Any) -> list[tuple[str, str]]:
-    try:
-        errors = response.json().get("errors", []) if response.status_code == 400 else []
-    except ValueError:
-        return []
-    return [(error.get("field"), error.get("code")) for error in errors]
-
-
-def _password_validator(case: Any, response: Any) -> bool:
-    errors = _field_errors(response)
-    return bool(errors) and all(field == "password" for field, _ in errors)
-
-
-def _username_taken(case: Any, response: Any) -> bool:
-    return _field_errors(response) == [("username", "username_taken")]
-
-
-def _username_outside_the_letters(case: Any, response: Any) -> bool:
-    return _field_errors(response) == [("username", "username_invalid")]
-
-
 def _if_match_not_an_etag(case: Any, response: Any) -> bool:
     try:
         code = response.json().get("code") if response.status_code == 400 else None
@@ -92,16 +71,6 @@ KNOWN_FAILURES: list[tuple[str | None, str, Callable[[Any, Any], bool]]] = [
     # The stream's 200 is declared as a string; schemathesis reads text/event-stream as
     # events ({id, event, data}) and checks each against that schema.
     (STREAM, SCHEMA_VIOLATED, _any),
-    # Django's password validators (common, numeric, similar to the username) are not in
-    # the register schema, and most of them cannot be.
-    ("POST /api/v1/auth/register", POSITIVE_REJECTED, _password_validator),
-    # A taken username is answered 400 (validation_failed); it is a conflict with the
-    # server's state, which a 409 would say (and the check accepts).
-    ("POST /api/v1/auth/register", POSITIVE_REJECTED, _username_taken),
-    # A username's letters are any script's (Unicode \w), which a schema pattern cannot
-    # say portably (ECMA's \w is ASCII): the schema states the length and "not only
-    # digits", the server the rest (400 username_invalid).
-    ("POST /api/v1/auth/register", POSITIVE_REJECTED, _username_outside_the_letters),
     # schemathesis generates If-Match values outside the header's declared pattern (an
     # unquoted `0`), which the API rightly refuses as no entity tag.
     ("POST /api/v1/games/{game_id}/actions", POSITIVE_REJECTED, _if_match_not_an_etag),

@@ -106,20 +106,20 @@ def test_a_running_game_hands_the_seat_to_a_bot_by_an_event_everyone_sees(
     assert delete_account(clients[2]).status_code == 204
 
     seat = Seat.objects.get(game_id=table.game_id, seat=2)
-    assert (seat.user_id, seat.bot_level) == (None, "basic")
-    assert stored(table.game_id, "type")[-1] == "seat_released"
+    assert (seat.user_id, seat.bot_level) == (leaver.pk, "basic")
+    assert stored(table.game_id, "type")[-1] == "seat_absent"
     assert store.load(table.game_id).version == before + 1
     for viewer in (None, 0, 1, 3):
         (released,) = viewer_events_after(table.game_id, before, seat=viewer).events
-        assert (released["type"], released["actor"]) == ("seat_released", "system")
-        assert released["data"] == {"seat": 2, "bot_level": "basic"}
+        assert released["type"] == "seat_absent"
+        assert released["data"] == {"seat": 2, "reason": "left"}
     seats = table.view(0)["seats"]
-    assert (seats[2]["username"], seats[2]["bot_level"]) == (None, "basic")
+    assert (seats[2]["username"], seats[2]["bot_level"]) == (deleted_username(leaver.pk), "basic")
     assert User.objects.get(pk=leaver.pk).username == deleted_username(leaver.pk)
 
 
 @pytest.mark.django_db
-def test_a_move_made_at_the_version_before_the_release_is_a_version_conflict(
+def test_a_move_made_at_the_version_before_the_departure_is_a_version_conflict(
     auth_client, make_user
 ):
     clients = [auth_client(make_user()) for _ in range(4)]
@@ -132,7 +132,7 @@ def test_a_move_made_at_the_version_before_the_release_is_a_version_conflict(
 
     assert answer.status_code == 409
     assert answer.json()["code"] == "version_conflict"
-    assert stored(table.game_id, "type")[-1] == "seat_released"
+    assert stored(table.game_id, "type")[-1] == "seat_absent"
 
 
 @pytest.mark.django_db

@@ -4,6 +4,8 @@ import pytest
 import yaml
 from django.core.management import call_command
 
+from games.rules.wire import SCHEMAS
+
 pytestmark = pytest.mark.django_db
 
 
@@ -24,10 +26,16 @@ def schema(django_db_blocker):
     return yaml.safe_load(out.getvalue())
 
 
-def test_problem_is_a_reusable_component(schema):
-    problem = schema["components"]["schemas"]["Problem"]
-    assert {"type", "title", "status", "detail", "code"} <= set(problem["required"])
-    assert "errors" in problem["properties"]
+def test_every_problem_component_is_an_rfc_9457_document(schema):
+    problems = {
+        name: component
+        for name, component in schema["components"]["schemas"].items()
+        if name.endswith("Problem") and "oneOf" not in component
+    }
+    assert len(problems) > 10
+    for name, problem in problems.items():
+        assert {"type", "title", "status", "detail", "code"} <= set(problem["required"]), name
+        assert "errors" in problem["properties"], name
 
 
 def test_bearer_scheme_is_documented(schema):
@@ -38,15 +46,60 @@ def test_bearer_scheme_is_documented(schema):
     }
 
 
-def test_every_operation_documents_problem_answers(schema):
+def test_every_error_answer_is_a_problem_with_its_codes_as_an_enum(schema):
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             responses = operation["responses"]
-            assert "default" in responses, (method, path)
-            errors = [status for status in responses if status.startswith(("4", "5"))]
-            for status in [*errors, "default"]:
+            assert "default" not in responses, (method, path)
+            for status in [status for status in responses if status.startswith(("4", "5"))]:
                 content = responses[status]["content"]
                 assert list(content) == ["application/problem+json"], (method, path, status)
+                for problem in _alternatives(schema, content["application/problem+json"]):
+                    code = _component(schema, _ref(problem["properties"]["code"]))
+                    assert code["enum"], (method, path, status)
+
+
+def _alternatives(schema, media):
+    component = _component(schema, media["schema"])
+    return (
+        [_component(schema, ref) for ref in component["oneOf"]]
+        if "oneOf" in component
+        else [component]
+    )
+
+
+def test_a_version_conflict_carries_the_game_and_its_version(schema):
+    responses = schema["paths"]["/api/v1/games/{game_id}/actions"]["post"]["responses"]
+    conflicts = _alternatives(schema, responses["409"]["content"]["application/problem+json"])
+    (stale,) = [p for p in conflicts if "game" in p["properties"]]
+    assert {"game", "current_version"} <= set(stale["required"])
+    assert _ref(stale["properties"]["game"])["$ref"].endswith("/GameView")
+
+
+def test_a_429_says_how_long_to_wait(schema):
+    answer = schema["paths"]["/api/v1/games/{game_id}/actions"]["post"]["responses"]["429"]
+    assert answer["headers"]["Retry-After"]["schema"]["type"] == "integer"
+    problem = _component(schema, answer["content"]["application/problem+json"]["schema"])
+    assert problem["properties"]["retry_after"]["type"] == "integer"
+
+
+def test_events_are_one_component_per_type_told_apart_by_type(schema):
+    event = schema["components"]["schemas"]["Event"]
+    assert event["discriminator"]["propertyName"] == "type"
+    assert set(event["discriminator"]["mapping"]) == {name for name, _, _ in SCHEMAS.values()}
+    assert len(event["oneOf"]) == len(SCHEMAS)
+
+
+def test_one_tag_per_resource(schema):
+    tags = {
+        path: {tag for operation in operations.values() for tag in operation["tags"]}
+        for path, operations in schema["paths"].items()
+    }
+    assert tags["/api/v1/auth/token"] == {"auth"}
+    assert tags["/api/v1/me"] == {"me"}
+    assert tags["/api/v1/games/{game_id}"] == {"games"}
+    assert tags["/api/v1/games/{game_id}/stream"] == {"feed"}
+    assert all(len(names) == 1 for names in tags.values())
 
 
 def test_login_documents_401_and_429(schema):
@@ -61,6 +114,11 @@ def test_schema_and_docs_are_served_without_a_cdn(api_client):
     page = docs.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
     assert "cdn" not in page.lower()
+
+
+def _ref(prop):
+    """A property's reference, through the allOf that a description wraps it in."""
+    return prop["allOf"][0] if "allOf" in prop else prop
 
 
 def _component(schema, reference):

@@ -75,6 +75,7 @@ def test_every_operation_passes_every_schemathesis_check() -> None:
             check=False,
         )  # fmt: skip
     report = run.stdout + run.stderr
+    print(report)  # the counts, for whoever runs this with -s
     assert run.returncode == 0, report
     selected = re.search(r"Selected: (\d+)/(\d+)", report)
     tested = re.search(r"Tested: (\d+)", report)

@@ -254,7 +254,7 @@ def test_the_same_idempotency_key_replays_the_first_answer(table):
     first = table.act(seat, action, view["version"], **{"Idempotency-Key": "k-1"})
     again = table.act(seat, action, view["version"], **{"Idempotency-Key": "k-1"})
     assert first.status_code == again.status_code == 201
-    assert first.json() == again.json()
+    assert again.content == first.content
     assert again["Idempotent-Replayed"] == "true"
     # the headers that describe the answer come back with it
     assert again["ETag"] == first["ETag"] == f'"{first.json()["game"]["version"]}"'

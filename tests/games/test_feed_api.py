@@ -106,7 +106,7 @@ def test_an_event_carries_seq_type_actor_and_data(table: Table, auth_client: Cli
     assert first["seq"] == 1
     assert first["type"] == "game_started"
     assert first["actor"] == "system"
-    assert set(first) == {"seq", "type", "v", "actor", "created_at", "data"}
+    assert set(first) == {"seq", "type", "v", "actor", "created_at", "turn_deadline", "data"}
 
 
 def test_nothing_new_returns_an_empty_page_at_once(table: Table, auth_client: ClientFor) -> None:

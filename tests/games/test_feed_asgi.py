@@ -3,6 +3,7 @@
 
 import asyncio
 import json
+import os
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -18,8 +19,8 @@ from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
 from accounts.tokens import token_digest
 from games import rules
-from games.feed import hub, selectors, waiting
-from games.feed.asgi import FEED_PATH, AsgiApp, with_feed_handler
+from games.feed import selectors, waiting, window
+from games.feed.asgi import FEED_PATH, FEED_THREADS, AsgiApp, with_feed_handler
 from games.feed.events import viewer_events_after
 from games.feed.selectors import GameHeading
 from tests.games.feed_support import (
@@ -77,7 +78,10 @@ def test_parked_long_polls_hold_no_thread_and_all_wake(
     threads_before = threading.active_count()
     threads_while_parked, answers = run_closing_connections(scenario)
 
-    assert threads_while_parked - threads_before < PARKED // 3
+    # The feed's request threads and the loop's pool (its reads) at most: none per poll.
+    loop_pool = min(32, (os.cpu_count() or 1) + 4)  # ThreadPoolExecutor's default size
+    assert FEED_THREADS + loop_pool < PARKED
+    assert threads_while_parked - threads_before <= FEED_THREADS + loop_pool
     assert {status for status, _ in answers} == {200}
     assert {body["last_seq"] for _, body in answers} == {version + 1}
 
@@ -135,7 +139,7 @@ def test_watchers_woken_by_one_event_share_one_read_and_one_redaction_per_seat(
         redactions[seat] += 1
         return counted_redact(event, seat, state)
 
-    monkeypatch.setattr(hub, "game_heading", counting_heading)
+    monkeypatch.setattr(window, "game_heading", counting_heading)
     monkeypatch.setattr(rules, "redact", counting_redact)
     query = f"after={poll.version}&wait=20"
 
@@ -164,3 +168,46 @@ def test_watchers_woken_by_one_event_share_one_read_and_one_redaction_per_seat(
     spectator = viewer_events_after(poll.table.game_id, poll.version, seat=None)
     for _, body in answers[:PARKED]:
         assert body["events"] == json.loads(json.dumps(spectator.events, default=str))
+
+
+def test_a_poll_back_at_a_watched_started_game_reuses_the_latest_read_and_still_wakes(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    poll = _long_poll_setup(make_user)
+    reads: list[UUID] = []
+    counted_heading = selectors.game_heading
+
+    def counting_heading(game_id: UUID) -> GameHeading:
+        reads.append(game_id)
+        return counted_heading(game_id)
+
+    monkeypatch.setattr(window, "game_heading", counting_heading)
+
+    async def scenario() -> tuple[Any, int, list[UUID], Any, int]:
+        first = asyncio.create_task(
+            asgi_get(poll.app, poll.path, f"after={poll.version}&wait=20", poll.token)
+        )
+        await asyncio.sleep(1.0)  # parked
+        moved_to = await sync_to_async(play_random)(poll.table, 1, seed=3)
+        _, answered = await first
+        reads.clear()
+        # The follower comes back at once, as a client does: the hub still watches.
+        again = asyncio.create_task(
+            asgi_get(poll.app, poll.path, f"after={answered['last_seq']}&wait=20", poll.token)
+        )
+        await asyncio.sleep(1.0)  # parked
+        reads_while_parked = list(reads)
+        moved_again_to = await sync_to_async(play_random)(poll.table, 1, seed=4)
+        return answered, moved_to, reads_while_parked, await again, moved_again_to
+
+    answered, moved_to, reads_while_parked, (status, body), moved_again_to = (
+        run_closing_connections(scenario)
+    )
+
+    assert answered["last_seq"] == moved_to
+    assert reads_while_parked == []  # nothing could have changed: no query for it
+    assert status == 200
+    assert body["last_seq"] == moved_again_to
+    seat = 0  # the token is the seat-0 player's (_long_poll_setup)
+    alone = viewer_events_after(poll.table.game_id, moved_to, seat=seat)
+    assert body["events"] == json.loads(json.dumps(alone.events, default=str))

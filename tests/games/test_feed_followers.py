@@ -15,7 +15,7 @@ from django.core.asgi import get_asgi_application
 
 from accounts.models import User
 from accounts.services import access_token_issue
-from games.feed import hub, selectors
+from games.feed import selectors, window
 from games.feed.asgi import with_feed_handler
 from games.feed.events import viewer_events_after
 from games.feed.selectors import GameHeading
@@ -184,7 +184,7 @@ def test_a_game_whose_read_is_stuck_does_not_hold_back_another_games_followers(
             release.wait(HTTP_TIMEOUT)  # the busy game's read hangs until released
         return read_heading(game_id)
 
-    monkeypatch.setattr(hub, "game_heading", heading)
+    monkeypatch.setattr(window, "game_heading", heading)
 
     def path(table: Table) -> str:
         return f"/api/v1/games/{table.game_id}/events"

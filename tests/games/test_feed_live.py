@@ -154,5 +154,7 @@ def test_reconnecting_to_a_finished_game_seen_to_its_end_is_a_204(
     client = server.client(table.players[0])
     url = f"/api/v1/games/{table.game_id}/stream"
 
-    assert client.get(url, headers={"Last-Event-ID": str(version)}).status_code == 204
+    finished = client.get(url, headers={"Last-Event-ID": str(version)})
+    assert finished.status_code == 204
+    assert "content-type" not in finished.headers  # no body, so no type of body
     assert client.get(url, headers={"Last-Event-ID": str(version - 1)}).status_code == 200

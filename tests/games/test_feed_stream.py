@@ -53,7 +53,12 @@ def test_a_silent_stream_sends_keepalive_comments(
     assert frames[-1] == b": keep-alive\n\n"
 
 
-def test_a_client_leaving_the_stream_leaves_no_waiter_behind(viewer: FeedViewer) -> None:
+def test_a_client_leaving_the_stream_leaves_no_waiter_behind(
+    viewer: FeedViewer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hub keeps watching a little after its last follower left, then stops by itself.
+    monkeypatch.setattr(hub, "WATCH_LINGER_SECONDS", 0.2)
+
     async def scenario() -> tuple[object, object, object]:
         stream = waiting.event_stream(viewer, after=0, seat=0)
         reader = asyncio.create_task(_frames_until(stream, b"never sent"))
@@ -63,6 +68,7 @@ def test_a_client_leaving_the_stream_leaves_no_waiter_behind(viewer: FeedViewer)
         with pytest.raises(asyncio.CancelledError):
             await reader
         await stream.aclose()
+        await asyncio.sleep(0.5)  # past the linger: the watch's end has run
         game_listener = listener._listeners[asyncio.get_running_loop()]
         return set(followed), hub.followed_games(), dict(game_listener._waiters)
 

@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -33,8 +35,9 @@ def database_url() -> str:
     return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-@pytest.fixture
-def worker_process():
+@contextmanager
+def running_worker(*options: str) -> Iterator[subprocess.Popen[str]]:
+    """A `celery worker` process on this test run's database, broker and queue."""
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="belote_project.settings",
@@ -52,6 +55,7 @@ def worker_process():
             "--pool", "solo", "--loglevel", "info", "--without-gossip", "--without-mingle",
             "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,
             "--hostname", f"roundtrip-{uuid.uuid4().hex[:8]}@%h",
+            *options,
         ],
         cwd=REPO,
         env=env,
@@ -59,14 +63,29 @@ def worker_process():
         stderr=subprocess.STDOUT,
         text=True,
     )
-    yield worker
-    worker.send_signal(signal.SIGTERM)
     try:
-        output, _ = worker.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        output, _ = worker.communicate()
-    print(output)  # shown by pytest when the test fails
+        yield worker
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        try:
+            output, _ = worker.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            output, _ = worker.communicate()
+        print(output)  # shown by pytest when the test fails
+
+
+@pytest.fixture
+def worker_process():
+    with running_worker() as worker:
+        yield worker
+
+
+@pytest.fixture
+def beat_worker_process(tmp_path):
+    """A worker with the beat scheduler embedded, as `./scripts/run` starts it."""
+    with running_worker("--beat", "--schedule-filename", str(tmp_path / "beat")) as worker:
+        yield worker
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,6 +13,9 @@ DEFAULTS = {
     "overtrump_partner_on_trump_lead": True,
     "tie_rule": "litige",
     "capot_points": 252,
+    "turn_seconds": None,
+    "time_bank_seconds": 0,
+    "absent_after": 2,
 }
 
 
@@ -47,6 +50,15 @@ def test_given_options_are_kept_and_the_rest_defaulted() -> None:
         ({"tie_rule": "split"}, "tie_rule"),
         ({"capot_points": 300}, "capot_points"),
         ({"colour": "red"}, "colour"),
+        ({"turn_seconds": 4}, "turn_seconds"),
+        ({"turn_seconds": 3601}, "turn_seconds"),
+        ({"turn_seconds": 30.5}, "turn_seconds"),
+        ({"turn_seconds": False}, "turn_seconds"),
+        ({"time_bank_seconds": -1}, "time_bank_seconds"),
+        ({"time_bank_seconds": None}, "time_bank_seconds"),
+        ({"time_bank_seconds": 3601}, "time_bank_seconds"),
+        ({"absent_after": 0}, "absent_after"),
+        ({"absent_after": 21}, "absent_after"),
     ],
 )
 def test_invalid_options_are_refused_with_the_field_named(
@@ -56,6 +68,30 @@ def test_invalid_options_are_refused_with_the_field_named(
         rules.Options.from_dict(given)
     assert raised.value.field == field
     assert raised.value.code
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"turn_seconds": 5},
+        {"turn_seconds": 3600, "time_bank_seconds": 3600, "absent_after": 20},
+        {"turn_seconds": None, "time_bank_seconds": 0, "absent_after": 1},
+    ],
+)
+def test_the_clock_options_take_their_bounds(clock: dict[str, object]) -> None:
+    assert rules.Options.from_dict(clock).to_dict() == {**DEFAULTS, **clock}
+
+
+def test_a_whole_number_written_with_a_fraction_is_that_integer() -> None:
+    # JSON Schema's `integer` admits 30.0, so a client generated from the schema may send it
+    options = rules.Options.from_dict({"turn_seconds": 30.0, "target": 501.0})
+    assert (options.turn_seconds, options.target) == (30, 501)
+    assert type(options.turn_seconds) is int
+
+
+def test_a_game_recorded_before_the_clocks_reads_as_untimed() -> None:
+    before_clocks = {key: DEFAULTS[key] for key in ("target", "tie_rule", "capot_points")}
+    assert rules.Options.from_record(before_clocks).turn_seconds is None
 
 
 @pytest.mark.parametrize("target", [1, 10_000])
