@@ -1,7 +1,7 @@
 """Settings, read from the environment (see README "Configuration").
 
 With nothing set the service runs self-contained: DEBUG on, a SQLite file and a
-filesystem Celery broker under var/. Set DATABASE_URL / CELERY_BROKER_URL / REDIS_URL
+Celery broker in a second SQLite file under var/. Set DATABASE_URL / CELERY_BROKER_URL / REDIS_URL
 to use PostgreSQL and Redis. With DEBUG off a real SECRET_KEY is mandatory.
 """
 
@@ -11,7 +11,9 @@ from typing import Any
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from sqlalchemy.pool import NullPool
 
+from belote_project.broker_engine import PLUGIN_NAME as BROKER_ENGINE_PLUGIN
 from belote_project.env import env_bool, env_int, env_list, env_str
 
 # Lets annotations like admin.ModelAdmin[AccessToken] work at run time as well.
@@ -135,7 +137,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # --- Redis, cache and Celery ----------------------------------------------------------
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+_EMBEDDED_BROKER_URL = f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", _EMBEDDED_BROKER_URL)
 _broker_is_redis = CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
 REDIS_URL = env_str("REDIS_URL", CELERY_BROKER_URL if _broker_is_redis else "")
 
@@ -156,20 +159,26 @@ CACHES: dict[str, dict[str, Any]] = {
 }
 CACHES["default"]["KEY_PREFIX"] = env_str("CACHE_KEY_PREFIX", "belote")
 
-if CELERY_BROKER_URL.startswith("filesystem://"):
-    _celery_dir = VAR_DIR / "celery"
-    for _folder in ("queue", "control", "results"):
-        (_celery_dir / _folder).mkdir(parents=True, exist_ok=True)
+if CELERY_BROKER_URL == _EMBEDDED_BROKER_URL:
+    # kombu's SQLAlchemy transport on a SQLite file of its own, not the filesystem one:
+    # that one's producer creates a message file before it writes it and its consumer
+    # reads without a lock, so a worker could read an empty file and die (celery/kombu
+    # #1551); here a message is a row, committed whole or not at all. The transport looks
+    # for messages once a second by default, and each bot move waits for that look: 20
+    # looks a second bring a bot's answer under 0.2 s (./scripts/bench embedded).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_celery_dir / "queue"),
-        "data_folder_out": str(_celery_dir / "queue"),
-        "control_folder": str(_celery_dir / "control"),
-        # The transport looks for new messages by listing the folder, by default once a
-        # second, and each bot move waits for that look: 20 looks a second bring a bot's
-        # answer under 0.2 s (./scripts/bench embedded) for a directory listing's cost.
         "polling_interval": 0.05,
+        # The rest go to sqlalchemy.create_engine. The plugin takes polling_interval off
+        # and turns on WAL (belote_project/broker_engine.py); the web workers, beat and
+        # the worker write at once, so a writer waits up to 20 s for the lock.
+        "plugins": [BROKER_ENGINE_PLUGIN],
+        "connect_args": {"timeout": 20},
+        # A connection per transaction: none is carried across the worker's forks.
+        "poolclass": NullPool,
     }
-    _default_result_backend = f"file://{_celery_dir / 'results'}"
+    _results_dir = VAR_DIR / "celery" / "results"
+    _results_dir.mkdir(parents=True, exist_ok=True)
+    _default_result_backend = f"file://{_results_dir}"
 else:
     _default_result_backend = CELERY_BROKER_URL if _broker_is_redis else "rpc://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_result_backend)
@@ -183,6 +192,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Each worker also takes tasks from a queue of its own (<node>.dq2): how ./scripts/run asks
+# one worker whether it is up, on any broker (belote_project/worker_probe.py).
+CELERY_WORKER_DIRECT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TIMEZONE = "UTC"

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.embedded_bench [--moves 100]      (about half a minute)
 
 Runs the service as `./scripts/run` does with nothing configured: a SQLite file and the
-filesystem Celery broker, in a scratch directory of its own (`BELOTE_VAR_DIR`), and a
+Celery broker in a second one, in a scratch directory of its own (`BELOTE_VAR_DIR`), and a
 real Celery worker in a subprocess. This process plays seat 0 against three `basic` bots
 through the service functions the API calls (`games.services.game_act`); after each of
 its moves that hands the turn to a bot, it times from the move's commit to the moment
@@ -39,25 +39,29 @@ def embedded_environment(var_dir: str) -> dict[str, str]:
     return {**env, "DJANGO_SETTINGS_MODULE": "belote_project.settings", "BELOTE_VAR_DIR": var_dir}
 
 
-def start_worker(env: dict[str, str], node: str) -> subprocess.Popen[bytes]:
+def migrate(env: dict[str, str]) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
         cwd=ROOT,
         env=env,
         check=True,
     )
+
+
+def start_worker(env: dict[str, str], node: str) -> subprocess.Popen[bytes]:
+    migrate(env)
     command = [sys.executable, "-m", "celery", "-A", "belote_project", "worker"]
     options = ["--loglevel", "warning", "--concurrency", "1", "-n", node]
     return subprocess.Popen([*command, *options], cwd=ROOT, env=env)
 
 
 def wait_for_worker(worker: subprocess.Popen[bytes], node: str) -> None:
-    from belote_project.celery import app  # noqa: PLC0415 (after django.setup)
+    from belote_project.worker_probe import worker_answers  # noqa: PLC0415 (after setup)
 
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         require_alive(worker)
-        if app.control.ping(destination=[node], timeout=1.0):
+        if worker_answers(node, timeout=1.0):
             return
     raise RuntimeError(f"the Celery worker {node} did not answer within two minutes")
 
@@ -156,7 +160,7 @@ def main() -> None:
             worker.wait(timeout=60)
     met = "yes" if figures["p99"] < TARGET_SECONDS else "no"
     print(
-        "embedded default (SQLite + filesystem broker): a person's move"
+        "embedded default (SQLite + its SQLite broker): a person's move"
         f" committed -> the bot's move appended, {figures['moves']} moves:"
         f" p50 {figures['p50'] * 1000:.0f} ms, p99 {figures['p99'] * 1000:.0f} ms"
         f" (target p99 < {TARGET_SECONDS * 1000:.0f} ms: {met})"

@@ -3,7 +3,7 @@ pointed at PostgreSQL and Redis when they answer.
 
 Explicit DATABASE_URL / CELERY_BROKER_URL / REDIS_URL win. Otherwise PostgreSQL at
 TEST_DATABASE_URL and Redis at TEST_REDIS_URL (local defaults below) are probed; a
-service that does not answer is replaced by the embedded default (SQLite, filesystem
+service that does not answer is replaced by the embedded default (SQLite, and a SQLite
 broker) and named in ``TEST_SERVICES_MISSING``, which tests/conftest.py reports loudly
 (and turns into an error under CI=true).
 """

@@ -45,12 +45,12 @@ def shown(result):
     return json.loads(result.stdout)
 
 
-def test_nothing_set_means_sqlite_and_a_filesystem_broker_under_var(tmp_path):
+def test_nothing_set_means_sqlite_and_a_sqlite_broker_under_var(tmp_path):
     values = shown(load_settings(tmp_path))
 
     assert values["engine"] == "django.db.backends.sqlite3"
     assert values["database"] == str(tmp_path / "belote.sqlite3")
-    assert values["broker"] == "filesystem://"
+    assert values["broker"] == f"sqla+sqlite:///{tmp_path / 'celery-broker.sqlite3'}"
     assert values["result_backend"] == f"file://{tmp_path / 'celery' / 'results'}"
     assert values["cache"].endswith("FileBasedCache")
     assert values["debug"] is True
