@@ -1,0 +1,43 @@
+"""drf-spectacular's settings: how the OpenAPI document is titled, typed and tagged."""
+
+from typing import Any
+
+OPENAPI_SETTINGS: dict[str, Any] = {
+    "TITLE": "Belote API",
+    "DESCRIPTION": (
+        "A hosted French Belote service. Authenticate with `Authorization: Bearer <token>` "
+        "(from /api/v1/auth/register or /api/v1/auth/token). Every error is "
+        "`application/problem+json` (RFC 9457) with a stable `code`."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "OAS_VERSION": "3.1.0",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Our choices' labels repeat their values: listing them in descriptions says nothing.
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    # One component per choice set that several fields share.
+    "ENUM_NAME_OVERRIDES": {
+        "BotLevelEnum": "games.models.BotLevel",
+        "GameStatusEnum": "games.models.GameStatus",
+        "SuitEnum": "games.api.fields.SUIT_CHOICES",
+        "BeloteCallEnum": "games.api.fields.BELOTE_CALLS",
+        "HandScoredTypeEnum": ["hand_scored"],
+    },
+    "TAGS": [
+        {"name": "auth", "description": "Accounts and bearer tokens."},
+        {"name": "me", "description": "The signed-in player."},
+        {"name": "games", "description": "Tables, seats, bots and moves."},
+        {"name": "feed", "description": "A game's events: a page, a long-poll, or live (SSE)."},
+        {"name": "health", "description": "Whether the service's dependencies answer."},
+    ],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.serializers.close_rules_objects",
+        "belote_project.schema.document_retry_after",
+    ],
+}
