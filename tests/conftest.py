@@ -40,9 +40,7 @@ def _banner(lines: list[str]) -> str:
 def pytest_configure(config: pytest.Config) -> None:
     missing = _missing_services()
     if _IN_CI and missing:
-        raise pytest.UsageError(
-            "\n" + _banner(["CI=true but services are unreachable:", *missing])
-        )
+        raise pytest.UsageError("\n" + _banner(["CI=true but services are unreachable:", *missing]))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -20,6 +20,7 @@ from django.db import connection
 from accounts.models import User
 from accounts.services import access_token_issue
 from bench.load_server import ROOT, free_port, server_command, wait_until_serving
+from tests.openapi_contract import check_answer, check_stream_answer, prepare
 
 # Generous: a working server answers in milliseconds, a broken one only at these.
 HTTP_TIMEOUT = 30.0
@@ -37,10 +38,66 @@ class LiveServer:
     cache_prefix: str
 
     def client(self, user: User) -> httpx.Client:
+        """A client signed in as `user`; every answer it gets is checked against the schema."""
         token = access_token_issue(user=user)
+        prepare()
         return httpx.Client(
-            base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=HTTP_TIMEOUT
+            base_url=self.url,
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=HTTP_TIMEOUT,
+            event_hooks={"response": [schema_checked]},
         )
+
+    def anonymous_client(self) -> httpx.Client:
+        """A client with no token; its answers are checked against the schema too."""
+        prepare()
+        return httpx.Client(
+            base_url=self.url, timeout=HTTP_TIMEOUT, event_hooks={"response": [schema_checked]}
+        )
+
+
+def schema_checked(response: httpx.Response) -> None:
+    """Check a real server's answer against the schema, as tests/openapi_contract.py checks
+    the test client's (a stream: its status and type; its frames are not JSON)."""
+    if _is_stream(response):
+        _check_stream(response)
+    else:
+        _check_body(response, response.read())
+
+
+async def schema_checked_async(response: httpx.Response) -> None:
+    """`schema_checked` for an `httpx.AsyncClient`."""
+    if _is_stream(response):
+        _check_stream(response)
+    else:
+        _check_body(response, await response.aread())
+
+
+def _is_stream(response: httpx.Response) -> bool:
+    content_type = response.headers.get("content-type", "")
+    if response.status_code in (204, 304):
+        assert not content_type, f"a {response.status_code} has no body to type: {content_type}"
+    return content_type.startswith("text/event-stream")
+
+
+def _check_stream(response: httpx.Response) -> None:
+    check_stream_answer(
+        method=response.request.method,
+        path=response.request.url.path,
+        status=response.status_code,
+        content_type=response.headers["content-type"],
+    )
+
+
+def _check_body(response: httpx.Response, body: bytes) -> None:
+    check_answer(
+        method=response.request.method,
+        path=response.request.url.path,
+        status=response.status_code,
+        content_type=response.headers.get("content-type", "") if body else "",
+        body=body,
+        query=dict(response.request.url.params),
+    )
 
 
 def _database_url() -> str:

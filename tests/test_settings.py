@@ -30,8 +30,16 @@ def load_settings(tmp_path, **environment):
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "REDIS_URL",
-                       "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}
+        if key
+        not in {
+            "DATABASE_URL",
+            "CELERY_BROKER_URL",
+            "CELERY_RESULT_BACKEND",
+            "REDIS_URL",
+            "SECRET_KEY",
+            "DEBUG",
+            "ALLOWED_HOSTS",
+        }
     }
     env |= {"DJANGO_SETTINGS_MODULE": "belote_project.settings", "BELOTE_VAR_DIR": str(tmp_path)}
     env |= environment
@@ -71,8 +79,16 @@ def test_urls_select_postgresql_and_redis(tmp_path):
     assert values["cache"] == "django_redis.cache.RedisCache"
 
 
-@pytest.mark.parametrize("key", [None, "", "insecure-development-key-never-use-in-production",
-                                 "django-insecure-abcdefghijklmnopqrstuvwxyz0123456789", "short"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        None,
+        "",
+        "insecure-development-key-never-use-in-production",
+        "django-insecure-abcdefghijklmnopqrstuvwxyz0123456789",
+        "short",
+    ],
+)
 def test_production_refuses_a_default_or_weak_secret_key(tmp_path, key):
     environment = {"DEBUG": "false"} | ({} if key is None else {"SECRET_KEY": key})
 

@@ -95,9 +95,7 @@ def test_a_seat_at_a_waiting_table_is_freed(auth_client, make_user):
 
 
 @pytest.mark.django_db
-def test_a_running_game_hands_the_seat_to_a_bot_by_an_event_everyone_sees(
-    auth_client, make_user
-):
+def test_a_running_game_hands_the_seat_to_a_bot_by_an_event_everyone_sees(auth_client, make_user):
     clients = [auth_client(make_user()) for _ in range(4)]
     table = create_table(clients)
     leaver = User.objects.get(seats__game_id=table.game_id, seats__seat=2)

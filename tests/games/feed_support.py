@@ -166,11 +166,15 @@ class Background:
 
     def __init__(self, call: Callable[[], Any]) -> None:
         self.result: Any = None
+        self.error: BaseException | None = None
         self.seconds = 0.0
 
         def run() -> None:
             started = time.monotonic()
-            self.result = call()
+            try:
+                self.result = call()
+            except BaseException as error:  # raised again in the test's thread by join()
+                self.error = error
             self.seconds = time.monotonic() - started
 
         self._thread = threading.Thread(target=run, daemon=True)
@@ -179,6 +183,8 @@ class Background:
     def join(self) -> Any:
         self._thread.join(HTTP_TIMEOUT + 5)
         assert not self._thread.is_alive()
+        if self.error is not None:
+            raise self.error
         return self.result
 
 

@@ -26,7 +26,7 @@ from tests.games.feed_support import (
     run_closing_connections,
     seated_table,
 )
-from tests.live_server import HTTP_TIMEOUT, LiveServer, live_server
+from tests.live_server import HTTP_TIMEOUT, LiveServer, live_server, schema_checked_async
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -103,7 +103,10 @@ def test_fifty_long_polls_and_ten_streams_of_one_game_each_get_every_event_once(
     async def scenario() -> list[Follower]:
         limits = httpx.Limits(max_connections=LONG_POLLS + STREAMS + 4)
         async with httpx.AsyncClient(
-            base_url=server.url, timeout=HTTP_TIMEOUT, limits=limits
+            base_url=server.url,
+            timeout=HTTP_TIMEOUT,
+            limits=limits,
+            event_hooks={"response": [schema_checked_async]},
         ) as client:
             pollers = [
                 Follower(client, table.game_id, viewers[n % len(viewers)], start)
@@ -149,7 +152,11 @@ def test_followers_that_reconnect_with_their_cursor_lose_nothing(
     seated, spectator = _with_tokens([table.players[1], make_user()])
 
     async def scenario() -> list[Follower]:
-        async with httpx.AsyncClient(base_url=server.url, timeout=HTTP_TIMEOUT) as client:
+        async with httpx.AsyncClient(
+            base_url=server.url,
+            timeout=HTTP_TIMEOUT,
+            event_hooks={"response": [schema_checked_async]},
+        ) as client:
             streamer = Follower(client, table.game_id, seated, start)
             poller = Follower(client, table.game_id, spectator, start)
             await sync_to_async(play_random)(table, 1, seed=5)

@@ -51,7 +51,7 @@ from tests.games.leaks import (
     secrets_by_seq,
     seeds_in,
 )
-from tests.live_server import HTTP_TIMEOUT, LiveServer, live_server
+from tests.live_server import LiveServer, live_server
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -241,7 +241,7 @@ class ScannedTable:
         self.creator = Viewer(PLAYER, server.client(user()), seat=0)
         self.spectator = Viewer(SPECTATOR, server.client(user()))
         self.changer = Viewer(CHANGER, server.client(user()))
-        self.anonymous = Viewer(ANONYMOUS, httpx.Client(base_url=server.url, timeout=HTTP_TIMEOUT))
+        self.anonymous = Viewer(ANONYMOUS, server.anonymous_client())
         self.joiners = [Viewer(PLAYER, server.client(user())) for _ in range(3)]
         created = self.creator.client.post(
             GAMES, json={"options": {"target": rules.TARGET_MIN}, "seat": 0}

@@ -43,9 +43,22 @@ def embedded_worker(tmp_path) -> Iterator[tuple[dict[str, str], str]]:
     node = f"probe-{uuid.uuid4().hex[:8]}@localhost"
     migrate(env)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "belote_project", "worker", "--pool", "solo",
-         "--loglevel", "warning", "-n", node],
-        cwd=REPO, env=env,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "belote_project",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "warning",
+            "-n",
+            node,
+        ],
+        cwd=REPO,
+        env=env,
     )
     yield env, node
     worker.terminate()

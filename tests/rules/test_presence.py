@@ -106,9 +106,7 @@ def test_returning_clears_the_seats_timeouts() -> None:
         (rules.LeaveSeat(4), "invalid_action"),
     ],
 )
-def test_presence_changes_that_make_no_sense_are_refused(
-    command: rules.Command, code: str
-) -> None:
+def test_presence_changes_that_make_no_sense_are_refused(command: rules.Command, code: str) -> None:
     with pytest.raises(rules.RuleError) as raised:
         rules.decide(bidding(), command)
     assert raised.value.code == code
