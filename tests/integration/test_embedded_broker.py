@@ -4,6 +4,7 @@ The suite itself uses Redis; these tests start processes with nothing configured
 `./scripts/run` does on a machine with nothing installed.
 """
 
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -35,6 +36,22 @@ def test_a_burst_from_several_producers_runs_every_task_exactly_once(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "(sqla+sqlite)" in result.stdout
     assert "ran once: 150, more than once: 0, never: 0; worker alive" in result.stdout
+
+
+def test_migrate_declares_the_queue_before_any_process_races_to_create_it(tmp_path):
+    # The worker and the web workers each declare the queue when they first use the
+    # broker; two processes inserting the same new queue row at once made one of them fail
+    # on the unique name. After migrate, the row is there and nothing inserts it again.
+    migrate(embedded_environment(str(tmp_path)))
+
+    with sqlite3.connect(tmp_path / "celery-broker.sqlite3") as broker:
+        queues = [name for (name,) in broker.execute("SELECT name FROM kombu_queue")]
+    assert queues == ["belote"]
+
+    migrate(embedded_environment(str(tmp_path)))  # again: declaring is idempotent
+
+    with sqlite3.connect(tmp_path / "celery-broker.sqlite3") as broker:
+        assert broker.execute("SELECT count(*) FROM kombu_queue").fetchone() == (1,)
 
 
 @pytest.fixture
