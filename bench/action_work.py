@@ -18,7 +18,7 @@ from accounts.selectors import access_token_find
 from accounts.services import access_token_issue, user_register
 from belote_project.asgi import application
 from belote_project.throttling import ScopedRedisRateThrottle
-from bench.asgi_scope import http_scope
+from bench.asgi_scope import asgi_request
 from bench.load_server import PASSWORD, postgres_cpu_seconds
 from games import rules, selectors, services, store
 from games.feed.events import visible_events
@@ -53,38 +53,9 @@ class AsgiCaller:
         self, method: str, path: str, token: str, body: Any = None
     ) -> tuple[int, dict[str, Any]]:
         """(status, JSON body) of one request."""
-        return self._loop.run_until_complete(self._request(method, path, token, body))
-
-    async def _request(
-        self, method: str, path: str, token: str, body: Any
-    ) -> tuple[int, dict[str, Any]]:
-        sent_body = b"" if body is None else json.dumps(body).encode()
-        headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
-        if body is not None:
-            headers += [(b"content-type", b"application/json")]
-            headers += [(b"content-length", str(len(sent_body)).encode())]
-        scope = http_scope(method, path, headers)
-        status: list[int] = []
-        chunks: list[bytes] = []
-        delivered = False
-
-        async def receive() -> dict[str, Any]:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": sent_body, "more_body": False}
-            await asyncio.Event().wait()  # no disconnect while the answer is built
-            raise AssertionError
-
-        async def send(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                status.append(message["status"])
-            else:
-                chunks.append(message.get("body", b""))
-
-        await self._application(scope, receive, send)
-        answer: dict[str, Any] = json.loads(b"".join(chunks) or b"{}")
-        return status[0], answer
+        return self._loop.run_until_complete(
+            asgi_request(self._application, method, path, token, body)
+        )
 
 
 class ActionWork:

@@ -140,8 +140,11 @@ def main() -> int:
             f" -> {'ok' if ok else 'FAILED'}"
         )
         if not ok:
-            errors = [line for line in log.read_text(errors="replace").splitlines()
-                      if "Error" in line or "CRITICAL" in line]
+            errors = [
+                line
+                for line in log.read_text(errors="replace").splitlines()
+                if "Error" in line or "CRITICAL" in line
+            ]
             print("\n".join(errors[-10:]))
         return 0 if ok else 1
 

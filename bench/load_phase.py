@@ -18,7 +18,7 @@ import httpx
 from bench.load_feed import LONG_POLL_WAIT, bearer
 from bench.load_measures import PhaseClock, Tally
 from bench.load_server import database_transactions, postgres_cpu_seconds
-from bench.load_table import Check, Players, Table, open_game
+from bench.load_table import Check, Clients, Players, Table, open_game
 
 YARDSTICK_PATH = "/api/v1/bench/insert"
 YARDSTICK_CONCURRENCY = 64
@@ -136,26 +136,27 @@ async def run_phase(
     """Play the phase's tables through its windows; the figures and the check."""
     result = PhaseResult(spec=spec, timing=timing)
     players = replace(players, spectators_per_table=spec.spectators, sse=spec.sse)
-    # Every follower holds a connection; the players' and the final reads need a few more.
-    connections = spec.tables * (len(players.seats) + spec.spectators) * 2 + 16
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     timeout = httpx.Timeout(LONG_POLL_WAIT + 15.0)
-    async with (
-        httpx.AsyncClient(base_url=base_url, limits=limits, timeout=timeout) as client,
-        httpx.AsyncClient(base_url=base_url, timeout=timeout) as yardstick,
-    ):
-        # Opening 64 tables takes a while on a busy machine: the clock starts once they are.
-        games = await asyncio.gather(
-            *(open_game(client, players.seats[number]) for number in range(spec.tables))
-        )
-        clock = PhaseClock(timing.warmup + players.think, timing.rate_seconds, timing.seconds)
-        tables = [
-            Table(client, players, number, clock, result.tally, result.check).run(game)
-            for number, game in enumerate(games)
-        ]
-        await asyncio.gather(
-            *tables,
-            drive_yardstick(yardstick, yardstick_tokens, clock, result),
-            read_cpu(server_cpu, clock, result),
-        )
+    clients = Clients(base_url, timeout)
+    try:
+        async with httpx.AsyncClient(base_url=base_url, timeout=timeout) as yardstick:
+            # Opening 64 tables takes a while on a busy machine: the clock starts once they are.
+            games = await asyncio.gather(
+                *(
+                    open_game(clients.of(players.seats[number][0]), players.seats[number])
+                    for number in range(spec.tables)
+                )
+            )
+            clock = PhaseClock(timing.warmup + players.think, timing.rate_seconds, timing.seconds)
+            tables = [
+                Table(clients, players, number, clock, result.tally, result.check).run(game)
+                for number, game in enumerate(games)
+            ]
+            await asyncio.gather(
+                *tables,
+                drive_yardstick(yardstick, yardstick_tokens, clock, result),
+                read_cpu(server_cpu, clock, result),
+            )
+    finally:
+        await clients.aclose()
     return result

@@ -134,14 +134,40 @@ async def open_game(client: httpx.AsyncClient, seats: list[str]) -> str:
     return game_id
 
 
+class Clients:
+    """An HTTP client of its own for each user, as each phone has: one shared pool of
+    hundreds of connections made httpx's connection search the benchmark's bottleneck
+    (with 200 spectators the client spent its time assigning requests to connections
+    while the server sat idle)."""
+
+    def __init__(self, base_url: str, timeout: httpx.Timeout) -> None:
+        self._base_url, self._timeout = base_url, timeout
+        self._clients: dict[str, httpx.AsyncClient] = {}
+
+    def of(self, token: str) -> httpx.AsyncClient:
+        """The user's client: its feed and its player's requests, a few connections."""
+        client = self._clients.get(token)
+        if client is None:
+            limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
+            client = httpx.AsyncClient(
+                base_url=self._base_url, limits=limits, timeout=self._timeout
+            )
+            self._clients[token] = client
+        return client
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.aclose()
+
+
 class Table:
     """One table of the phase: plays games until the phase's clock closes."""
 
     def __init__(
-        self, client: httpx.AsyncClient, players: Players, number: int, clock: PhaseClock,
+        self, clients: Clients, players: Players, number: int, clock: PhaseClock,
         tally: Tally, check: Check,
     ) -> None:  # fmt: skip
-        self.client, self.players, self.clock = client, players, clock
+        self.clients, self.players, self.clock = clients, players, clock
         self.tally, self.check = tally, check
         self.chooser = random.Random(number)
         self.seats = players.seats[number]
@@ -155,14 +181,15 @@ class Table:
             await self._one_game(game_id)
             if not self.clock.running():
                 return
-            game_id = await open_game(self.client, self.seats)
+            game_id = await open_game(self.clients.of(self.seats[0]), self.seats)
 
     async def _one_game(self, game_id: str) -> None:
         spectators = self.players.spectators
         first = self.first_spectator
         tokens = [*self.seats, *spectators[first : first + self.players.spectators_per_table]]
         followers = [
-            Follower(self.client, game_id, token, self.clock, self.tally) for token in tokens
+            Follower(self.clients.of(token), game_id, token, self.clock, self.tally)
+            for token in tokens
         ]
         players = [
             Player(followers[seat], seat, self.players.think, self.chooser) for seat in SEATS
@@ -182,7 +209,7 @@ class Table:
         """Once no one plays: let each follower catch up, then compare what it received."""
         expected: dict[str, list[int]] = {}
         for token in {f.token for f in followers}:
-            expected[token] = await all_visible_seqs(self.client, game_id, token)
+            expected[token] = await all_visible_seqs(self.clients.of(token), game_id, token)
         deadline = time.monotonic() + DRAIN_SECONDS
         while time.monotonic() < deadline and any(
             f.received[-1:] != expected[f.token][-1:] for f in followers
