@@ -72,16 +72,22 @@ MIDDLEWARE = [
     # Next, so that every error answer, whoever produced it, leaves as problem+json.
     "belote_project.middleware.ProblemResponseMiddleware",
     "belote_project.middleware.RequestSizeGuardMiddleware",
+    # What CommonMiddleware still did with APPEND_SLASH off (and no PREPEND_WWW, no
+    # DISALLOWED_USER_AGENTS): the Host check and the Content-Length of answers.
+    "belote_project.middleware.HostAndLengthMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Sessions, CSRF, the session user and messages serve the admin's pages; on the API
-    # (bearer tokens, no cookie read) they cost a few tenths of a ms (docs/deploy.md).
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Sessions, CSRF, the session user and messages serve the admin's pages (and staff on
+    # /healthz): Django's own middlewares, run on those paths and skipped on the API's,
+    # where under ASGI each hook cost a thread hop (belote_project/session_paths.py).
+    "belote_project.session_paths.SessionMiddleware",
+    "belote_project.session_paths.CsrfViewMiddleware",
+    "belote_project.session_paths.AuthenticationMiddleware",
+    "belote_project.session_paths.MessageMiddleware",
 ]
+
+# The admin's checks look for those four middlewares by class; they are there, each inside
+# its session-paths-only wrapper (tests/test_middleware.py signs in to the admin through it).
+SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
 
 ROOT_URLCONF = "belote_project.urls"
 WSGI_APPLICATION = "belote_project.wsgi.application"

@@ -4,11 +4,12 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from belote_project.session_paths import ADMIN_PATH
 from belote_project.views import HealthApi
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", HealthApi.as_view(), name="healthz"),
-    path("admin/", admin.site.urls),
+    path(ADMIN_PATH.removeprefix("/"), admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file: the page's CSP runs no inline one.
     path("api/v1/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),

@@ -9,8 +9,8 @@ fresh database of its own, signs one user up, then sends `--requests` authentica
 stack) from `--clients` concurrent keep-alive clients, and prints the server's CPU
 per request and the client-side p50/p99 latency. `--app` swaps the application
 (e.g. `django.core.asgi:get_asgi_application()`) to compare serving shapes on the
-same machine in the same minute, `--settings` the settings module (e.g.
-bench.settings_without_browser_middlewares): docs/deploy.md's table comes from this.
+same machine in the same minute, `--settings` the settings module: docs/deploy.md's
+table comes from this.
 """
 
 import argparse
