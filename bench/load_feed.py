@@ -76,6 +76,9 @@ class Follower:
         # (seq, delivery seconds) of events received in the measured window; the seats'
         # own appends are taken out once the run is over (Table.deliveries).
         self.timings: list[tuple[int, float]] = []
+        # When it began to follow: events older than that reach it by catching up, and
+        # their age says when the follower came, not how fast the feed delivers.
+        self.following_since = float("inf")
 
     def receive(self, event: dict[str, Any]) -> None:
         now = time.monotonic()
@@ -83,8 +86,8 @@ class Follower:
         if self.received and seq <= self.received[-1]:
             self.tally.error(f"{self.game_id}: seq {seq} after {self.received[-1]}")
         self.received.append(seq)
-        if self.clock.inside(now):
-            sent = datetime.fromisoformat(event["created_at"]).timestamp()
+        sent = datetime.fromisoformat(event["created_at"]).timestamp()
+        if self.clock.inside(now) and sent >= self.following_since:
             self.timings.append((seq, time.time() - sent))
         self.tracker.see(event)
         self.finished = self.finished or event["type"] == "game_finished"
@@ -131,6 +134,7 @@ class Follower:
                         self.batch_done()
 
     async def follow(self, sse: bool) -> None:
+        self.following_since = time.time()
         await (self.stream() if sse else self.long_poll())
 
 

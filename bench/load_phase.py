@@ -137,7 +137,9 @@ async def run_phase(
     result = PhaseResult(spec=spec, timing=timing)
     players = replace(players, spectators_per_table=spec.spectators, sse=spec.sse)
     timeout = httpx.Timeout(LONG_POLL_WAIT + 15.0)
-    clients = Clients(base_url, timeout)
+    spectators = players.spectators[: spec.tables * spec.spectators]
+    seated = [token for table in players.seats[: spec.tables] for token in table]
+    clients = Clients(base_url, timeout, [*seated, *spectators])
     try:
         async with httpx.AsyncClient(base_url=base_url, timeout=timeout) as yardstick:
             # Opening 64 tables takes a while on a busy machine: the clock starts once they are.
