@@ -27,6 +27,7 @@ from games.errors import (
 from games.models import GameStatus
 from games.services.bot_turns import bot_seed, schedule_bot_turn, seats_follow_absence
 from games.services.clocks import clock_after
+from games.services.notices import notices_append, notices_of_append
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,10 @@ def commit(
                 turn_deadline=clock.deadline,
             )
             seats = seats_follow_absence(table.id, table.seats, after)
+            notices = notices_of_append(
+                seats, events, after, turn_deadline=clock.deadline, starts_turn=moved
+            )
+            notices_append(table.id, notices, version=appended.progress.version, now=now)
     except store.ConcurrencyConflict as conflict:
         raise _conflict(table, seat, loaded.version, store.load(table.id)) from conflict
     progress = appended.progress
