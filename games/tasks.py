@@ -33,3 +33,9 @@ def requeue_stalled_bot_turns() -> int:
 def expire_due_turns() -> int:
     """Periodic (celery beat): play the turns whose clock ran out (docs/clocks.md)."""
     return services.due_turns_expire()
+
+
+@shared_task(ignore_result=True)
+def close_stale_tables() -> int:
+    """Periodic (celery beat): close the tables nobody filled in time (docs/clocks.md)."""
+    return services.stale_tables_close()

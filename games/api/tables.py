@@ -140,7 +140,13 @@ class SeatJoinApi(APIView):
             **GAME_NOT_FOUND,
             **seat_conflict(
                 "SeatJoinConflict",
-                ["seat_taken", "table_full", "already_seated", "game_already_started"],
+                [
+                    "seat_taken",
+                    "table_full",
+                    "already_seated",
+                    "game_already_started",
+                    "table_closed",
+                ],
                 "The seat or the table is not free.",
             ),
             **FOURTH_SEAT_REFUSED,
@@ -176,7 +182,7 @@ class SeatLeaveApi(APIView):
             **problem(
                 409,
                 "SeatLeaveConflict",
-                ["seat_empty", "game_already_started"],
+                ["seat_empty", "game_already_started", "table_closed"],
                 "Nobody sits there, or the game has started.",
             ),
         },
@@ -209,7 +215,13 @@ class BotSeatApi(APIView):
             **GAME_NOT_FOUND,
             **seat_conflict(
                 "BotSeatConflict",
-                ["seat_taken", "table_full", "game_already_started", "no_human_seated"],
+                [
+                    "seat_taken",
+                    "table_full",
+                    "game_already_started",
+                    "table_closed",
+                    "no_human_seated",
+                ],
                 "The seat or the table is not free, or this bot would fill the table with "
                 "nobody playing (`no_human_seated`).",
             ),

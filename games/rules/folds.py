@@ -20,6 +20,7 @@ from games.rules.events import (
     RestDealt,
     SeatAbsent,
     SeatReturned,
+    TableClosed,
     TrickWon,
     TrumpSet,
     TurnTimedOut,
@@ -207,3 +208,9 @@ def _seat_returned(event: SeatReturned, state: GameState) -> GameState:
         absent=_seat_set(state.absent, event.seat, False),
         timeouts=_seat_set(state.timeouts, event.seat, 0),
     )
+
+
+@_folded.register
+def _table_closed(event: TableClosed, state: GameState) -> GameState:
+    # over before it began: no winner, no turn, never a deal
+    return state._replace(phase=FINISHED, turn=NO_SEAT, winner=NO_SEAT)

@@ -3,6 +3,7 @@
 from games.services.maintenance import idempotency_records_purge
 from games.services.play import ActResult, bot_play, game_act
 from games.services.presence import seat_absent_set
+from games.services.stale_tables import stale_tables_close
 from games.services.tables import (
     SeatChoice,
     bot_game_create,
@@ -26,5 +27,6 @@ __all__ = [
     "seat_absent_set",
     "seat_join",
     "seat_leave",
+    "stale_tables_close",
     "turn_time_out",
 ]

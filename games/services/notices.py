@@ -23,7 +23,7 @@ from django.db import connection
 
 from games import rules, selectors
 from games.models import GameStatus, NoticeType, PlayerNotice
-from games.rules.events import GameFinished, GameStarted, SeatAbsent, SeatReturned
+from games.rules.events import GameFinished, GameStarted, SeatAbsent, SeatReturned, TableClosed
 from games.store.stream import NOTIFY_CHANNEL
 
 #: the prefix of a user's key on the feed's notification channel: `player-<id>:<seq>`
@@ -65,6 +65,11 @@ def notices_of_append(
                 else NoticeType.GAME_FINISHED
             )
             drafts += [NoticeDraft(user, kind, seat) for seat, user in sorted(players.items())]
+        elif isinstance(event, TableClosed):
+            drafts += [
+                NoticeDraft(user, NoticeType.TABLE_CLOSED, seat, reason=event.reason)
+                for seat, user in sorted(players.items())
+            ]
         elif isinstance(event, SeatAbsent) and event.seat in players:
             drafts.append(
                 NoticeDraft(

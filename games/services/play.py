@@ -35,7 +35,7 @@ class ActResult:
     """What one command did: the table it left, the states around it, the events."""
 
     table: selectors.GameTable
-    seat: int
+    seat: int | None
     before: rules.GameState
     after: store.LoadedGame
     appended: list[store.StoredEvent]
@@ -113,7 +113,7 @@ def _require_playing(loaded: store.LoadedGame) -> None:
 
 def commit(
     table: selectors.GameTable,
-    seat: int,
+    seat: int | None,
     loaded: store.LoadedGame,
     events: tuple[rules.Event, ...],
     *,
@@ -123,7 +123,7 @@ def commit(
 ) -> ActResult:
     """Append `events` (decided at `loaded`) with the turn clock they leave, then queue the
     bot that is to play, if any. `moved`: the events are a seat's move (see `clock_after`).
-    `seat` is the one whose view the result carries."""
+    `seat` is the one whose view the result carries (None: a spectator's)."""
     now = timezone.now() if now is None else now
     after = rules.replay(events, loaded.state)
     if table.version != loaded.version:  # the row was read before a move the state has
@@ -173,7 +173,7 @@ def commit(
 
 def _conflict(
     table: selectors.GameTable,
-    seat: int,
+    seat: int | None,
     expected: int,
     current: store.LoadedGame,
 ) -> VersionConflictError:

@@ -23,6 +23,7 @@ from games.errors import (
     NotSeatedError,
     SeatEmptyError,
     SeatTakenError,
+    TableClosedError,
     TableFullError,
     VersionConflictError,
 )
@@ -30,6 +31,9 @@ from games.models import Game, GameStatus, Seat
 from games.services.play import commit
 
 SEATS = range(4)
+#: the version of a table closed before it started: its one event is `table_closed` (a
+#: game that started has at least `game_started` and `hand_dealt`)
+CLOSED_VERSION = 1
 
 
 class SeatChoice(enum.Enum):
@@ -132,6 +136,8 @@ def _waiting_game_locked(game_id: UUID) -> Game:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise GameNotFoundError()
+    if game.status == GameStatus.FINISHED and game.version == CLOSED_VERSION:
+        raise TableClosedError(_("Nobody filled this table in time: it was closed."))
     if game.status != GameStatus.WAITING:
         raise GameAlreadyStartedError(_("Seats change only before the game starts."))
     return game
