@@ -84,8 +84,12 @@ def _seat_set(values: tuple[T, T, T, T], seat: int, value: T) -> tuple[T, T, T, 
 
 
 def _played_itself(state: GameState, seat: int) -> GameState:
-    """A seat's own move clears its timeouts (a timeout's mark, folded next, sets them)."""
-    if not state.timeouts[seat]:
+    """A seat's own move clears its timeouts (a timeout's mark, folded next, sets them).
+
+    A bot's move for an absent seat is not the seat playing itself: its count stays the
+    one that handed it to the bot, until its player returns (`seat_returned` clears it).
+    """
+    if not state.timeouts[seat] or state.absent[seat]:
         return state
     return state._replace(timeouts=_seat_set(state.timeouts, seat, 0))
 

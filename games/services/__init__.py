@@ -1,6 +1,6 @@
 """Game commands: every write to a game goes through one of these."""
 
-from games.services.maintenance import idempotency_records_purge
+from games.services.maintenance import idempotency_records_purge, read_model_rebuild
 from games.services.play import ActResult, bot_play, game_act
 from games.services.presence import seat_absent_set
 from games.services.stale_tables import stale_tables_close
@@ -24,6 +24,7 @@ __all__ = [
     "game_act",
     "game_create",
     "idempotency_records_purge",
+    "read_model_rebuild",
     "seat_absent_set",
     "seat_join",
     "seat_leave",

@@ -9,13 +9,15 @@ client shows the same clock and none guesses it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
-from games import rules, selectors
+from games import rules, selectors, store
 from games.models import GameStatus
+from games.rules.events import Bid, CardPlayed, Declared
 
 #: how long after its deadline a turn is expired: a move sent just in time still
 #: arrives first over a slow network
@@ -75,3 +77,30 @@ def _played_by_its_player(
 ) -> bool:
     row = next((row for row in seats if row.seat == seat), None)
     return row is not None and row.user_id is not None and not state.absent[seat]
+
+
+def clock_replayed(options: Mapping[str, Any], stream: Sequence[store.StoredEvent]) -> Clock:
+    """The clock the appends of `stream` (all of a game's events, in order) left, from
+    the events alone: what `clock_after` wrote, for rebuilding the read model.
+
+    The last event of every append carries the deadline it set, so the game's is the
+    last event's. A move spends its seat's bank against the deadline stamped on the
+    event before it: only the last event of an append has one, so an event following
+    a deadline starts an append, and when that append is a seat's move (its first event
+    is the seat's bid, declaration or card) it is the turn the deadline timed.
+    """
+    if not stream:
+        return Clock(deadline=None, banks_ms=())  # not started: no bank yet
+    bank_ms = rules.Options.from_record(options).time_bank_seconds * 1000
+    banks = [bank_ms] * SEAT_COUNT
+    for before, stored in pairwise(stream):
+        if before.turn_deadline is None or not isinstance(stored.event, _OWN_MOVES):
+            continue
+        seat = stored.event.seat
+        left_ms = int((before.turn_deadline - stored.created_at) / timedelta(milliseconds=1))
+        banks[seat] = max(0, min(banks[seat], left_ms))
+    return Clock(deadline=stream[-1].turn_deadline, banks_ms=tuple(banks))
+
+
+#: the events that open a seat's move (docs/clocks.md: bidding, declaring, playing)
+_OWN_MOVES = (Bid, Declared, CardPlayed)
