@@ -3,9 +3,11 @@
 from uuid import UUID
 
 from celery import shared_task
+from django.utils import timezone
 
 from games import services
 from games.services.bot_turns import PLAY_BOT_TURN_TASK, stalled_bot_turns
+from games.services.clocks import EXPIRE_TURN_TASK
 
 
 @shared_task(name=PLAY_BOT_TURN_TASK, ignore_result=True)
@@ -27,6 +29,15 @@ def requeue_stalled_bot_turns() -> int:
     for game_id, version in stalled:
         play_bot_turn.delay(game_id, version)
     return len(stalled)
+
+
+@shared_task(name=EXPIRE_TURN_TASK, ignore_result=True)
+def expire_turn(game_id: str, expected_version: int) -> bool:
+    """The hint of one turn's deadline: time it out if it is due and the game has not
+    moved past `expected_version` (a no-op otherwise; the sweeper is the guarantee)."""
+    return services.turn_time_out(
+        game_id=UUID(game_id), expected_version=expected_version, now=timezone.now()
+    )
 
 
 @shared_task(ignore_result=True)

@@ -15,6 +15,9 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
+from celery import current_app
+from django.db import transaction
+
 from games import rules, selectors, store
 from games.models import GameStatus
 from games.rules.events import Bid, CardPlayed, Declared
@@ -23,6 +26,12 @@ from games.rules.events import Bid, CardPlayed, Declared
 #: arrives first over a slow network
 GRACE = timedelta(seconds=1)
 SEAT_COUNT = 4
+#: The Celery task that times out one turn when it is due (games/tasks.py): a hint, so
+#: that a timeout lands at its moment rather than at the sweeper's next tick.
+EXPIRE_TURN_TASK = "games.tasks.expire_turn"
+#: Turns due further out get no hint, only the sweeper: a message held this long by a
+#: worker could be handed out again by the broker (Redis's visibility timeout is an hour).
+HINT_HORIZON = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -104,3 +113,17 @@ def clock_replayed(options: Mapping[str, Any], stream: Sequence[store.StoredEven
 
 #: the events that open a seat's move (docs/clocks.md: bidding, declaring, playing)
 _OWN_MOVES = (Bid, Declared, CardPlayed)
+
+
+def expiry_hint(game_id: Any, version: int, deadline: datetime | None, now: datetime) -> None:
+    """After commit, ask for the turn that starts at `version` to be timed out when it is
+    due (`deadline` + the grace), by a task with an ETA. Only a hint: the sweeper does it
+    anyway if the message is lost, and the task does nothing if the game moved on or the
+    turn is not due yet (`turn_time_out`); a redelivered one, likewise."""
+    if deadline is None or deadline + GRACE - now > HINT_HORIZON:
+        return
+
+    def enqueue() -> None:
+        current_app.send_task(EXPIRE_TURN_TASK, args=(str(game_id), version), eta=deadline + GRACE)
+
+    transaction.on_commit(enqueue, robust=True)

@@ -26,7 +26,7 @@ from games.errors import (
 )
 from games.models import GameStatus
 from games.services.bot_turns import bot_seed, schedule_bot_turn, seats_follow_absence
-from games.services.clocks import clock_after
+from games.services.clocks import clock_after, expiry_hint
 from games.services.notices import notices_append, notices_of_append
 
 
@@ -129,6 +129,7 @@ def commit(
     if table.version != loaded.version:  # the row was read before a move the state has
         table = selectors.game_table(table.id)
     clock = clock_after(table=table, state_after=after, moved=moved, now=now)
+    deadline_before = table.turn_deadline
     try:
         with transaction.atomic():
             appended = store.append(
@@ -160,6 +161,8 @@ def commit(
     )
     # After append's transaction (or inside the caller's): either way it runs after commit.
     schedule_bot_turn(table.id, progress, seats=table.seats)
+    if clock.deadline != deadline_before:
+        expiry_hint(table.id, progress.version, clock.deadline, now)
     loaded_after = store.LoadedGame(state=after, version=progress.version)
     return ActResult(
         table=table,

@@ -131,3 +131,17 @@ def test_a_game_with_no_player_left_is_played_to_its_end_by_the_bots(auth_client
     ]
     seqs = list(GameEvent.objects.filter(game_id=game_id).values_list("seq", flat=True))
     assert sorted(seqs) == list(range(1, len(seqs) + 1))
+
+
+@pytest.mark.usefixtures("worker_process")
+def test_with_no_beat_a_due_turn_is_timed_out_by_its_hint_task(auth_client):
+    # The worker runs no beat here, so no sweeper: only the task queued with the turn's
+    # deadline as its ETA can play it (docs/clocks.md, "Exactly once").
+    player = auth_client()
+    game_id = table_with_three_bots(player)
+    wait_for(lambda: bool(of_type(game_id, "turn_timed_out")))
+    (mark,) = of_type(game_id, "turn_timed_out")[:1]
+    assert (mark.payload["seat"], mark.actor_kind) == (0, "system")
+    started = GameEvent.objects.get(game_id=game_id, seq=mark.seq - 2)
+    assert started.turn_deadline is not None
+    assert mark.created_at >= started.turn_deadline + GRACE
