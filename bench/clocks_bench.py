@@ -283,8 +283,8 @@ def report(args: argparse.Namespace, rng: random.Random, worker: subprocess.Pope
         f"deadline -> timeout event appended, {len(samples)} timeouts at"
         f" {args.timed_tables} tables: lateness p50 {p50:.2f} s, p99 {p99:.2f} s"
         f" (target p99 <= {target:.0f} s, the sweeper's period + the 1 s grace:"
-        f" {'yes' if p99 <= target else 'no'}); deadline -> the start of the sweep that"
-        f" played it: p50 {swept_p50:.2f} s, p99 {swept_p99:.2f} s"
+        f" {'yes' if p99 <= target else 'no'}); deadline -> the start of the task (hint or"
+        f" sweep) that played it: p50 {swept_p50:.2f} s, p99 {swept_p99:.2f} s"
     )
 
 
