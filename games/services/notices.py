@@ -41,6 +41,14 @@ class NoticeDraft:
     reason: str = ""
 
 
+#: the events every player of the game is told of
+_TO_EVERY_PLAYER: dict[type, NoticeType] = {
+    GameStarted: NoticeType.GAME_STARTED,
+    GameFinished: NoticeType.GAME_FINISHED,
+    TableClosed: NoticeType.TABLE_CLOSED,
+}
+
+
 def notices_of_append(
     seats: Sequence[selectors.SeatRow],
     events: Sequence[rules.Event],
@@ -58,23 +66,17 @@ def notices_of_append(
     players = {row.seat: row.user_id for row in seats if row.user_id is not None}
     drafts: list[NoticeDraft] = []
     for event in events:
-        if isinstance(event, GameStarted | GameFinished):
-            kind = (
-                NoticeType.GAME_STARTED
-                if isinstance(event, GameStarted)
-                else NoticeType.GAME_FINISHED
-            )
-            drafts += [NoticeDraft(user, kind, seat) for seat, user in sorted(players.items())]
-        elif isinstance(event, TableClosed):
+        kind = _TO_EVERY_PLAYER.get(type(event))
+        if kind is not None:
+            reason = event.reason if isinstance(event, TableClosed) else ""
             drafts += [
-                NoticeDraft(user, NoticeType.TABLE_CLOSED, seat, reason=event.reason)
+                NoticeDraft(user, kind, seat, reason=reason)
                 for seat, user in sorted(players.items())
             ]
         elif isinstance(event, SeatAbsent) and event.seat in players:
+            user = players[event.seat]
             drafts.append(
-                NoticeDraft(
-                    players[event.seat], NoticeType.SEAT_ABSENT, event.seat, reason=event.reason
-                )
+                NoticeDraft(user, NoticeType.SEAT_ABSENT, event.seat, reason=event.reason)
             )
     progress = rules.summary(state_after)
     turn = progress.turn
