@@ -1,5 +1,8 @@
 """Cursor pagination: stable pages while games are created and finished under the reader."""
 
+from typing import Any
+
+from rest_framework import serializers
 from rest_framework.pagination import CursorPagination
 
 
@@ -10,3 +13,18 @@ class CursorPage(CursorPagination):
     max_page_size = 200
     page_size_query_param = "page_size"
     ordering = "-created_at"
+
+
+class CursorPageQuery(serializers.Serializer[Any]):
+    """The query parameters `CursorPage` reads itself, for a list's filter serializer to
+    extend: checked there so that they are documented and a bad value is a 400 rather
+    than silently the default."""
+
+    cursor = serializers.RegexField(
+        r"^[A-Za-z0-9+/=]+$",  # base64, as CursorPage encodes it
+        required=False,
+        help_text="Opaque: the `next` or `previous` link's cursor.",
+    )
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=CursorPage.max_page_size, required=False
+    )

@@ -111,6 +111,10 @@ def invalid_request(description: str, *more_codes: str, name: str = "InvalidRequ
     return problem(400, name, (*INVALID_REQUEST_CODES, *more_codes), description)
 
 
+#: a cursor-paged list's 404 for a cursor it never issued (DRF's CursorPagination says so)
+CURSOR_NOT_FOUND = problem(404, "NotFound", ["not_found"], "`cursor` is not one this list issued.")
+
+
 def throttled(description: str, *codes: str, name: str = "Throttled") -> Responses:
     """429 with the seconds to wait, in the body as in the `Retry-After` header."""
     retry_after = serializers.IntegerField(

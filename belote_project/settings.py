@@ -217,6 +217,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "games.tasks.expire_due_turns",
         "schedule": 1.0,
     },
+    "close-stale-tables": {
+        "task": "games.tasks.close_stale_tables",
+        "schedule": 300.0,
+    },
     "purge-idempotency-records": {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": 3600.0,
@@ -261,6 +265,8 @@ if env_bool("HTTPS", default=False):
 
 # --- REST API -------------------------------------------------------------------------
 ACCESS_TOKEN_TTL_DAYS = env_int("ACCESS_TOKEN_TTL_DAYS", 90)
+# A table nobody has sat down at for this long is closed (games/services/stale_tables.py).
+WAITING_TABLE_HOURS = env_int("WAITING_TABLE_HOURS", 24)
 # Streams plus held long-polls one user may have open at once, across all processes
 # (counted in the cache: games/feed/leases.py); one more gets 429 too_many_feeds.
 MAX_OPEN_FEEDS_PER_USER = env_int("MAX_OPEN_FEEDS_PER_USER", 8)

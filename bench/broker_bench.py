@@ -27,7 +27,7 @@ from pathlib import Path
 import django
 
 from bench.embedded_bench import embedded_environment, migrate
-from bench.load_server import ROOT
+from bench.load_server import ROOT, worker_command
 
 DEADLINE_SECONDS = 300
 TRANSPORT_LINE = re.compile(r"\.> transport: +([a-z+]+)://")
@@ -36,12 +36,9 @@ LOG_LINE = re.compile(r"Task diagnostics\.ping\[([0-9a-f-]+)\] (received|succeed
 
 def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     migrate(env)
-    command = [sys.executable, "-m", "celery", "-A", "belote_project", "worker"]
-    options = ["--loglevel", "info", "--concurrency", "2", "-n", f"broker-bench-{os.getpid()}@%h"]
+    command = worker_command(f"broker-bench-{os.getpid()}@%h", "--concurrency", "2")
     with log.open("wb") as out:
-        return subprocess.Popen(
-            [*command, *options], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-        )
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
 def produce(prefix: str, count: int, pace: float) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import django
 
-from bench.load_server import ROOT
+from bench.load_server import ROOT, worker_command
 
 TARGET_SECONDS = 0.2
 POLL = 0.002
@@ -50,9 +50,8 @@ def migrate(env: dict[str, str]) -> None:
 
 def start_worker(env: dict[str, str], node: str) -> subprocess.Popen[bytes]:
     migrate(env)
-    command = [sys.executable, "-m", "celery", "-A", "belote_project", "worker"]
-    options = ["--loglevel", "warning", "--concurrency", "1", "-n", node]
-    return subprocess.Popen([*command, *options], cwd=ROOT, env=env)
+    command = worker_command(node, "--concurrency", "1", loglevel="warning")
+    return subprocess.Popen(command, cwd=ROOT, env=env)
 
 
 def wait_for_worker(worker: subprocess.Popen[bytes], node: str) -> None:

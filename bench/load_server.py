@@ -1,7 +1,8 @@
 """The load benchmarks' server: a fresh database, the production command, its CPU from /proc.
 
 Shared by bench/load_bench.py, bench/serving_bench.py, bench/floor_bench.py and the tests'
-live server (tests/live_server.py).
+live server (tests/live_server.py); `worker_command` by every benchmark and test that
+starts a Celery worker.
 """
 
 import contextlib
@@ -75,6 +76,15 @@ def server_command(port: int, workers: int) -> list[str]:
         "--bind", f"127.0.0.1:{port}",
         "--graceful-timeout", "5",
         "--keep-alive", "75",
+    ]  # fmt: skip
+
+
+def worker_command(node: str, *options: str, loglevel: str = "info") -> list[str]:
+    """The Celery worker of docs/deploy.md (compose's `worker`), named `node` (`%h` is the
+    host), with `options` after it (`--pool solo`, `--concurrency 2`, `--beat`...)."""
+    return [
+        sys.executable, "-m", "celery", "-A", "belote_project", "worker",
+        "--loglevel", loglevel, "--hostname", node, *options,
     ]  # fmt: skip
 
 

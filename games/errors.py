@@ -63,6 +63,11 @@ class GameAlreadyStartedError(ConflictError):
     title = _("The game has started")
 
 
+class TableClosedError(ConflictError):
+    code = "table_closed"
+    title = _("The table is closed")
+
+
 class GameNotStartedError(ConflictError):
     code = "game_not_started"
     title = _("The game has not started yet")

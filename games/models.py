@@ -155,6 +155,57 @@ class GameSnapshot(models.Model):
         return f"snapshot {self.game_id}@{self.seq} (engine {self.engine_version})"
 
 
+class NoticeType(models.TextChoices):
+    YOUR_TURN = "your_turn"
+    GAME_STARTED = "game_started"
+    SEAT_ABSENT = "seat_absent"
+    GAME_FINISHED = "game_finished"
+    TABLE_CLOSED = "table_closed"
+
+
+class PlayerNotice(models.Model):
+    """One item of a player's own feed (docs/feed.md, "Your own feed"): something a game
+    asks of them or tells them, numbered `seq` 1, 2, 3... per user with no gap, written
+    in the transaction of the event that causes it. A cache of the events in the sense
+    that the events say it all; unlike the read model it is never rebuilt (a cursor
+    handed to a client must keep meaning the same items)."""
+
+    id = models.BigAutoField(primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveBigIntegerField()
+    type = models.CharField(max_length=16, choices=NoticeType.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    #: the game's version once the event that caused the notice was stored
+    version = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=16, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("user", "seq"), name="games_notice_unique_seq"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user_id}#{self.seq} {self.type} {self.game_id}"
+
+
+class NoticeCounter(models.Model):
+    """A user's last notice seq. Its row is updated (so locked) by every transaction that
+    gives the user notices, until that transaction ends: the next seq is taken only once
+    the previous one is committed or rolled back, so a reader never sees seq n + 1
+    before n (games/services/notices.py)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    last_seq = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.last_seq}"
+
+
 class IdempotencyRecord(models.Model):
     """The stored response of a POST made with an `Idempotency-Key`, per user."""
 

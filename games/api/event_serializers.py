@@ -131,6 +131,13 @@ class SeatReturnedSerializer(Serializer):
     seat = seat_field(help_text="Its player plays this seat again.")
 
 
+class TableClosedSerializer(Serializer):
+    reason = serializers.ChoiceField(
+        choices=("never_filled",),
+        help_text="`never_filled`: nobody filled the table in time (docs/clocks.md).",
+    )
+
+
 #: event type -> (component name, its payload, what it says)
 EVENT_PAYLOADS: dict[str, tuple[str, type[Serializer], str]] = {
     "game_started": ("GameStarted", GameStartedSerializer, "The fourth seat filled."),
@@ -156,6 +163,7 @@ EVENT_PAYLOADS: dict[str, tuple[str, type[Serializer], str]] = {
     ),
     "seat_absent": ("SeatAbsent", SeatAbsentSerializer, "A bot took a seat over."),
     "seat_returned": ("SeatReturned", SeatReturnedSerializer, "A player took their seat back."),
+    "table_closed": ("TableClosed", TableClosedSerializer, "A table that never filled closed."),
 }
 
 

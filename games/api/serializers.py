@@ -28,6 +28,7 @@ from games.models import BotLevel, GameStatus
 
 Serializer = serializers.Serializer[Any]
 
+
 class OptionsSerializer(Serializer):
     """Table options (docs/rules.md, "Table options"); omitted ones take their default,
     and an option this service does not know is refused (422 `invalid_options`)."""

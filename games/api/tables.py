@@ -18,9 +18,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
-from belote_project.pagination import CursorPage
+from belote_project.pagination import CursorPage, CursorPageQuery
 from belote_project.query import query_values
-from belote_project.schema import invalid_request, problem
+from belote_project.schema import CURSOR_NOT_FOUND, invalid_request, problem
 from games import selectors, services
 from games.api.answers import player, view_response
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
@@ -51,20 +51,10 @@ def _seat_field(help_text: str) -> serializers.IntegerField:
 class GameListCreateApi(APIView):
     throttle_scope = "game_create"
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(CursorPageQuery):
         open_seats = serializers.BooleanField(required=False, default=False)
         mine = serializers.BooleanField(required=False, default=False)
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
-        # Read by CursorPage itself; checked here so that they are documented and a bad
-        # value is a 400 rather than silently the default.
-        cursor = serializers.RegexField(
-            r"^[A-Za-z0-9+/=]+$",  # base64, as CursorPage encodes it
-            required=False,
-            help_text="Opaque: the `next` or `previous` link's cursor.",
-        )
-        page_size = serializers.IntegerField(
-            min_value=1, max_value=CursorPage.max_page_size, required=False
-        )
 
     @extend_schema_serializer(component_name="GamePage")
     class PageSerializer(Serializer):
@@ -93,7 +83,7 @@ class GameListCreateApi(APIView):
         responses={
             200: PageSerializer,
             **invalid_request("A filter, `cursor` or `page_size` is invalid (see `errors`)."),
-            **problem(404, "NotFound", ["not_found"], "`cursor` is not one this list issued."),
+            **CURSOR_NOT_FOUND,
         },
     )
     def get(self, request: Request) -> Response:
@@ -150,7 +140,13 @@ class SeatJoinApi(APIView):
             **GAME_NOT_FOUND,
             **seat_conflict(
                 "SeatJoinConflict",
-                ["seat_taken", "table_full", "already_seated", "game_already_started"],
+                [
+                    "seat_taken",
+                    "table_full",
+                    "already_seated",
+                    "game_already_started",
+                    "table_closed",
+                ],
                 "The seat or the table is not free.",
             ),
             **FOURTH_SEAT_REFUSED,
@@ -186,7 +182,7 @@ class SeatLeaveApi(APIView):
             **problem(
                 409,
                 "SeatLeaveConflict",
-                ["seat_empty", "game_already_started"],
+                ["seat_empty", "game_already_started", "table_closed"],
                 "Nobody sits there, or the game has started.",
             ),
         },
@@ -219,7 +215,13 @@ class BotSeatApi(APIView):
             **GAME_NOT_FOUND,
             **seat_conflict(
                 "BotSeatConflict",
-                ["seat_taken", "table_full", "game_already_started", "no_human_seated"],
+                [
+                    "seat_taken",
+                    "table_full",
+                    "game_already_started",
+                    "table_closed",
+                    "no_human_seated",
+                ],
                 "The seat or the table is not free, or this bot would fill the table with "
                 "nobody playing (`no_human_seated`).",
             ),

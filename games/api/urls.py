@@ -1,4 +1,5 @@
-"""The game endpoints' URLs (the live feed's are in feed_urls.py)."""
+"""The game endpoints' URLs (the live feed's are in feed_urls.py, the caller's own in
+mine_urls.py)."""
 
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
@@ -41,4 +42,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/bots", BotSeatApi.as_view(), name="game-bots"),
     path("games/<uuid:game_id>/actions", GameActApi.as_view(), name="game-actions"),
     path("", include("games.api.feed_urls")),
+    path("", include("games.api.mine_urls")),
 ]

@@ -29,8 +29,9 @@ Receive = Callable[[], Awaitable[Mapping[str, Any]]]
 Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 AsgiApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-# games/api/feed_urls.py: .../games/<uuid>/events and .../games/<uuid>/stream
-FEED_PATH = re.compile(r"/games/[0-9a-fA-F-]{32,36}/(?:events|stream)\Z")
+# games/api/feed_urls.py: .../games/<uuid>/events and .../games/<uuid>/stream, and
+# games/api/mine_urls.py: .../me/events and .../me/stream
+FEED_PATH = re.compile(r"/(?:games/[0-9a-fA-F-]{32,36}|me)/(?:events|stream)\Z")
 # Threads the feed's requests share; each takes a database connection from the pool only
 # while its token query runs, so they add at most this many to the pool's users.
 FEED_THREADS = 4

@@ -29,7 +29,7 @@ GAME_FINISHED = "game_finished"
 TOKEN_RECHECK_SECONDS = 5.0
 
 
-class _TokenClock:
+class TokenClock:
     """When the viewer's token was last found valid (the request's authentication
     counts as the first check); `due` says whether the next read should check again."""
 
@@ -44,10 +44,27 @@ class _TokenClock:
         return True
 
 
+class Silence:
+    """How long a stream has sent nothing: when it is `due` to send a keep-alive."""
+
+    FRAME = b": keep-alive\n\n"
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._since = loop.time()
+
+    def broken(self) -> None:
+        self._since = self._loop.time()
+
+    def left(self) -> float:
+        """Seconds the stream may stay silent still (0 or less: send a keep-alive now)."""
+        return KEEPALIVE_SECONDS - (self._loop.time() - self._since)
+
+
 _signed_in = in_pool_thread(viewer_signed_in)
 
 
-async def _check_token(viewer: FeedViewer, token: _TokenClock) -> None:
+async def _check_token(viewer: FeedViewer, token: TokenClock) -> None:
     if token.due() and not await _signed_in(viewer):
         raise SignedOut
 
@@ -84,7 +101,7 @@ async def wait_for_page(
             await held.enter_async_context(hold())
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        token = _TokenClock(loop)
+        token = TokenClock(loop)
         while (remaining := deadline - loop.time()) > 0:
             newer = await hub.next_read(read, remaining)
             if newer is None:
@@ -116,8 +133,7 @@ async def event_stream(
     """
     loop = asyncio.get_running_loop()
     yield f"retry: {RECONNECT_MILLISECONDS}\n\n".encode()
-    said_something_at = loop.time()
-    token = _TokenClock(loop)
+    silence, token = Silence(loop), TokenClock(loop)
     async with following(viewer.game_id) as hub:
         read = await hub.fresh_read(then_wait=True)
         while True:
@@ -132,14 +148,13 @@ async def event_stream(
                 yield sse_event(event)
             after = page.last_seq
             if page.events:
-                said_something_at = loop.time()
+                silence.broken()
             if page.exhausted or any(event["type"] == GAME_FINISHED for event in page.events):
                 return
             if page.has_more:
                 continue
-            silence = KEEPALIVE_SECONDS - (loop.time() - said_something_at)
-            if silence <= 0:
-                yield b": keep-alive\n\n"
-                said_something_at = loop.time()
+            if (quiet := silence.left()) <= 0:
+                yield Silence.FRAME
+                silence.broken()
                 continue
-            read = await hub.next_read(read, silence) or read
+            read = await hub.next_read(read, quiet) or read

@@ -4,6 +4,7 @@ from games.rules.cards import CARD_NAMES, POINTS, SUIT_MASKS, TRUMP_ABOVE, WIN_K
 from games.rules.commands import (
     Action,
     ChooseTrump,
+    CloseTable,
     Command,
     Declare,
     LeaveSeat,
@@ -44,6 +45,7 @@ __all__ = [
     "WIN_KEYS",
     "Action",
     "ChooseTrump",
+    "CloseTable",
     "Command",
     "Declaration",
     "Declare",

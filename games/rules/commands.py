@@ -76,7 +76,13 @@ class ReturnSeat(NamedTuple):
     seat: int
 
 
-Command = StartGame | PlayerAction | LeaveSeat | ReturnSeat
+class CloseTable(NamedTuple):
+    """Close a table that is still waiting for players: no game will be played at it."""
+
+    reason: str
+
+
+Command = StartGame | PlayerAction | LeaveSeat | ReturnSeat | CloseTable
 
 _FIELDS = {
     "take": {"type"},

@@ -8,11 +8,20 @@ from typing import Any
 from games.rules.belote import is_first_of_pair
 from games.rules.bidding import decide_bid, legal_bids
 from games.rules.cards import ids_of
-from games.rules.commands import Action, Command, Declare, LeaveSeat, Play, PlayerAction, ReturnSeat
+from games.rules.commands import (
+    Action,
+    CloseTable,
+    Command,
+    Declare,
+    LeaveSeat,
+    Play,
+    PlayerAction,
+    ReturnSeat,
+)
 from games.rules.dealing import deal
 from games.rules.declarations import Declaration, best_sets
 from games.rules.errors import RuleError
-from games.rules.events import Declared, Event, GameStarted
+from games.rules.events import Declared, Event, GameStarted, TableClosed
 from games.rules.folds import apply
 from games.rules.play import decide_play
 from games.rules.presence import decide_presence, timed_out
@@ -33,6 +42,8 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
         return decide_presence(state, command)
     if state.phase != WAITING:
         raise RuleError("game_already_started", "the game has already started")
+    if isinstance(command, CloseTable):
+        return (TableClosed(command.reason),)
     dealer = first_dealer(command.game_seed)
     started = GameStarted(command.options, dealer, command.game_seed.hex())
     return started, deal(1, dealer, command.hand_seed)

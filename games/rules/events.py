@@ -147,6 +147,13 @@ class SeatReturned(NamedTuple):
     seat: int
 
 
+class TableClosed(NamedTuple):
+    """A table that never filled was closed before any game started; `reason` is
+    `never_filled` (the service decides when: docs/clocks.md)."""
+
+    reason: str
+
+
 Event = (
     GameStarted
     | HandDealt
@@ -163,4 +170,5 @@ Event = (
     | TurnTimedOut
     | SeatAbsent
     | SeatReturned
+    | TableClosed
 )

@@ -20,6 +20,7 @@ from games.rules.events import (
     RestDealt,
     SeatAbsent,
     SeatReturned,
+    TableClosed,
     TrickWon,
     TrumpSet,
     TurnTimedOut,
@@ -83,8 +84,12 @@ def _seat_set(values: tuple[T, T, T, T], seat: int, value: T) -> tuple[T, T, T, 
 
 
 def _played_itself(state: GameState, seat: int) -> GameState:
-    """A seat's own move clears its timeouts (a timeout's mark, folded next, sets them)."""
-    if not state.timeouts[seat]:
+    """A seat's own move clears its timeouts (a timeout's mark, folded next, sets them).
+
+    A bot's move for an absent seat is not the seat playing itself: its count stays the
+    one that handed it to the bot, until its player returns (`seat_returned` clears it).
+    """
+    if not state.timeouts[seat] or state.absent[seat]:
         return state
     return state._replace(timeouts=_seat_set(state.timeouts, seat, 0))
 
@@ -207,3 +212,9 @@ def _seat_returned(event: SeatReturned, state: GameState) -> GameState:
         absent=_seat_set(state.absent, event.seat, False),
         timeouts=_seat_set(state.timeouts, event.seat, 0),
     )
+
+
+@_folded.register
+def _table_closed(event: TableClosed, state: GameState) -> GameState:
+    # over before it began: no winner, no turn, never a deal
+    return state._replace(phase=FINISHED, turn=NO_SEAT, winner=NO_SEAT)

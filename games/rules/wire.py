@@ -26,6 +26,7 @@ from games.rules.events import (
     RestDealt,
     SeatAbsent,
     SeatReturned,
+    TableClosed,
     TrickWon,
     TrumpSet,
     TurnTimedOut,
@@ -108,6 +109,7 @@ SCHEMAS: dict[type, tuple[str, int, dict[str, Codec]]] = {
     TurnTimedOut: ("turn_timed_out", 1, {}),
     SeatAbsent: ("seat_absent", 1, {}),
     SeatReturned: ("seat_returned", 1, {}),
+    TableClosed: ("table_closed", 1, {}),
 }
 EVENT_TYPES: dict[str, Any] = {name: cls for cls, (name, _, _) in SCHEMAS.items()}
 

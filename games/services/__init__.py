@@ -1,8 +1,9 @@
 """Game commands: every write to a game goes through one of these."""
 
-from games.services.maintenance import idempotency_records_purge
+from games.services.maintenance import idempotency_records_purge, read_model_rebuild
 from games.services.play import ActResult, bot_play, game_act
 from games.services.presence import seat_absent_set
+from games.services.stale_tables import stale_tables_close
 from games.services.tables import (
     SeatChoice,
     bot_game_create,
@@ -23,8 +24,10 @@ __all__ = [
     "game_act",
     "game_create",
     "idempotency_records_purge",
+    "read_model_rebuild",
     "seat_absent_set",
     "seat_join",
     "seat_leave",
+    "stale_tables_close",
     "turn_time_out",
 ]

@@ -9,18 +9,29 @@ client shows the same clock and none guesses it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
-from games import rules, selectors
+from celery import current_app
+from django.db import transaction
+
+from games import rules, selectors, store
 from games.models import GameStatus
+from games.rules.events import Bid, CardPlayed, Declared
 
 #: how long after its deadline a turn is expired: a move sent just in time still
 #: arrives first over a slow network
 GRACE = timedelta(seconds=1)
 SEAT_COUNT = 4
+#: The Celery task that times out one turn when it is due (games/tasks.py): a hint, so
+#: that a timeout lands at its moment rather than at the sweeper's next tick.
+EXPIRE_TURN_TASK = "games.tasks.expire_turn"
+#: Turns due further out get no hint, only the sweeper: a message held this long by a
+#: worker could be handed out again by the broker (Redis's visibility timeout is an hour).
+HINT_HORIZON = timedelta(minutes=15)
 
 
 @dataclass(frozen=True)
@@ -75,3 +86,44 @@ def _played_by_its_player(
 ) -> bool:
     row = next((row for row in seats if row.seat == seat), None)
     return row is not None and row.user_id is not None and not state.absent[seat]
+
+
+def clock_replayed(options: Mapping[str, Any], stream: Sequence[store.StoredEvent]) -> Clock:
+    """The clock the appends of `stream` (all of a game's events, in order) left, from
+    the events alone: what `clock_after` wrote, for rebuilding the read model.
+
+    The last event of every append carries the deadline it set, so the game's is the
+    last event's. A move spends its seat's bank against the deadline stamped on the
+    event before it: only the last event of an append has one, so an event following
+    a deadline starts an append, and when that append is a seat's move (its first event
+    is the seat's bid, declaration or card) it is the turn the deadline timed.
+    """
+    if not stream:
+        return Clock(deadline=None, banks_ms=())  # not started: no bank yet
+    bank_ms = rules.Options.from_record(options).time_bank_seconds * 1000
+    banks = [bank_ms] * SEAT_COUNT
+    for before, stored in pairwise(stream):
+        if before.turn_deadline is None or not isinstance(stored.event, _OWN_MOVES):
+            continue
+        seat = stored.event.seat
+        left_ms = int((before.turn_deadline - stored.created_at) / timedelta(milliseconds=1))
+        banks[seat] = max(0, min(banks[seat], left_ms))
+    return Clock(deadline=stream[-1].turn_deadline, banks_ms=tuple(banks))
+
+
+#: the events that open a seat's move (docs/clocks.md: bidding, declaring, playing)
+_OWN_MOVES = (Bid, Declared, CardPlayed)
+
+
+def expiry_hint(game_id: Any, version: int, deadline: datetime | None, now: datetime) -> None:
+    """After commit, ask for the turn that starts at `version` to be timed out when it is
+    due (`deadline` + the grace), by a task with an ETA. Only a hint: the sweeper does it
+    anyway if the message is lost, and the task does nothing if the game moved on or the
+    turn is not due yet (`turn_time_out`); a redelivered one, likewise."""
+    if deadline is None or deadline + GRACE - now > HINT_HORIZON:
+        return
+
+    def enqueue() -> None:
+        current_app.send_task(EXPIRE_TURN_TASK, args=(str(game_id), version), eta=deadline + GRACE)
+
+    transaction.on_commit(enqueue, robust=True)

@@ -26,7 +26,8 @@ from games.errors import (
 )
 from games.models import GameStatus
 from games.services.bot_turns import bot_seed, schedule_bot_turn, seats_follow_absence
-from games.services.clocks import clock_after
+from games.services.clocks import clock_after, expiry_hint
+from games.services.notices import notices_append, notices_of_append
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class ActResult:
     """What one command did: the table it left, the states around it, the events."""
 
     table: selectors.GameTable
-    seat: int
+    seat: int | None
     before: rules.GameState
     after: store.LoadedGame
     appended: list[store.StoredEvent]
@@ -112,7 +113,7 @@ def _require_playing(loaded: store.LoadedGame) -> None:
 
 def commit(
     table: selectors.GameTable,
-    seat: int,
+    seat: int | None,
     loaded: store.LoadedGame,
     events: tuple[rules.Event, ...],
     *,
@@ -122,12 +123,13 @@ def commit(
 ) -> ActResult:
     """Append `events` (decided at `loaded`) with the turn clock they leave, then queue the
     bot that is to play, if any. `moved`: the events are a seat's move (see `clock_after`).
-    `seat` is the one whose view the result carries."""
+    `seat` is the one whose view the result carries (None: a spectator's)."""
     now = timezone.now() if now is None else now
     after = rules.replay(events, loaded.state)
     if table.version != loaded.version:  # the row was read before a move the state has
         table = selectors.game_table(table.id)
     clock = clock_after(table=table, state_after=after, moved=moved, now=now)
+    deadline_before = table.turn_deadline
     try:
         with transaction.atomic():
             appended = store.append(
@@ -141,6 +143,10 @@ def commit(
                 turn_deadline=clock.deadline,
             )
             seats = seats_follow_absence(table.id, table.seats, after)
+            notices = notices_of_append(
+                seats, events, after, turn_deadline=clock.deadline, starts_turn=moved
+            )
+            notices_append(table.id, notices, version=appended.progress.version, now=now)
     except store.ConcurrencyConflict as conflict:
         raise _conflict(table, seat, loaded.version, store.load(table.id)) from conflict
     progress = appended.progress
@@ -155,6 +161,8 @@ def commit(
     )
     # After append's transaction (or inside the caller's): either way it runs after commit.
     schedule_bot_turn(table.id, progress, seats=table.seats)
+    if clock.deadline != deadline_before:
+        expiry_hint(table.id, progress.version, clock.deadline, now)
     loaded_after = store.LoadedGame(state=after, version=progress.version)
     return ActResult(
         table=table,
@@ -168,7 +176,7 @@ def commit(
 
 def _conflict(
     table: selectors.GameTable,
-    seat: int,
+    seat: int | None,
     expected: int,
     current: store.LoadedGame,
 ) -> VersionConflictError:

@@ -9,7 +9,6 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -24,13 +23,17 @@ from games.errors import (
     NotSeatedError,
     SeatEmptyError,
     SeatTakenError,
+    TableClosedError,
     TableFullError,
+    VersionConflictError,
 )
 from games.models import Game, GameStatus, Seat
-from games.services.bot_turns import schedule_bot_turn
-from games.services.clocks import clock_after
+from games.services.play import commit
 
 SEATS = range(4)
+#: the version of a table closed before it started: its one event is `table_closed` (a
+#: game that started has at least `game_started` and `hand_dealt`)
+CLOSED_VERSION = 1
 
 
 class SeatChoice(enum.Enum):
@@ -133,6 +136,8 @@ def _waiting_game_locked(game_id: UUID) -> Game:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise GameNotFoundError()
+    if game.status == GameStatus.FINISHED and game.version == CLOSED_VERSION:
+        raise TableClosedError(_("Nobody filled this table in time: it was closed."))
     if game.status != GameStatus.WAITING:
         raise GameAlreadyStartedError(_("Seats change only before the game starts."))
     return game
@@ -174,20 +179,9 @@ def _start_if_full(game: Game) -> None:
         game_seed=secrets.token_bytes(32), hand_seed=secrets.token_bytes(32), options=options
     )
     events = rules.decide(state, command)
-    started, now = rules.replay(events, state), timezone.now()
-    table = selectors.game_table(game.id)
-    clock = clock_after(table=table, state_after=started, moved=True, now=now)
+    start = store.LoadedGame(state=state, version=0)
     try:
-        appended = store.append(
-            game.id,
-            expected_version=0,
-            events=events,
-            actor=store.Actor.system(),
-            state_after=started,
-            now=now,
-            read_model=clock.columns(),
-            turn_deadline=clock.deadline,
-        )
-    except store.ConcurrencyConflict as conflict:
+        # the same path as every move: clock, notices, the first bot's turn
+        commit(selectors.game_table(game.id), 0, start, events, actor=store.Actor.system())
+    except VersionConflictError as conflict:
         raise GameAlreadyStartedError() from conflict
-    schedule_bot_turn(game.id, appended.progress, seats=table.seats)

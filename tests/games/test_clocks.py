@@ -3,11 +3,13 @@ sweeper plays a due turn for its seat exactly once, and never one a move got to 
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import datetime, timedelta
 from uuid import UUID
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from games import services
@@ -225,3 +227,28 @@ def test_the_event_that_starts_a_timed_turn_carries_its_deadline(auth_client):
     assert all(event["turn_deadline"] is None for event in earlier)
     feed = table.clients[0].get(f"{table.url}/events", {"after": game.version}).json()
     assert feed["events"][-1]["turn_deadline"] == answer["game"]["turn_deadline"]
+
+
+def test_the_clock_columns_are_rebuilt_from_the_events(auth_client):
+    table = timed_table(auth_client)
+    assert services.due_turns_expire(now=due(table)) == 1  # a bank spent whole
+    for _ in range(3):  # moves in time, a leave (a bot's turn), a return on one's turn
+        game = row(table)
+        view = table.view(game.turn)
+        assert table.act(game.turn, view["legal_actions"][0], view["version"]).status_code == 201
+    leaver = row(table).turn
+    table.clients[leaver].post(f"{table.url}/seats/{leaver}/leave")
+    assert services.bot_play(game_id=UUID(table.game_id), expected_version=row(table).version)
+    while (game := row(table)).turn != leaver:
+        view = table.view(game.turn)
+        assert table.act(game.turn, view["legal_actions"][0], view["version"]).status_code == 201
+    table.clients[leaver].post(f"{table.url}/seats/{leaver}/return")
+    assert services.due_turns_expire(now=due(table)) == 1
+    kept = Game.objects.values("turn_deadline", "time_banks_ms").get(pk=table.game_id)
+    assert 0 in kept["time_banks_ms"]
+    assert 60_000 in kept["time_banks_ms"]
+    assert kept["turn_deadline"] is not None
+
+    Game.objects.filter(pk=table.game_id).update(turn_deadline=None, time_banks_ms=[1, 2, 3, 4])
+    call_command("rebuild_read_model", table.game_id, stdout=io.StringIO())
+    assert Game.objects.values("turn_deadline", "time_banks_ms").get(pk=table.game_id) == kept

@@ -128,3 +128,20 @@ def test_a_slot_whose_process_died_lapses_by_itself(
     assert vanished[1].renew()  # lapsed but free: taken back
     with pytest.raises(TooManyFeeds):
         asyncio.run(feed_slot_take(user_id))
+
+
+def test_your_own_feed_takes_the_same_slots_as_the_games_feeds(
+    server: LiveServer, table: Table, make_user: Callable[..., User]
+) -> None:
+    user = make_user()
+    client = server.client(user)
+    with contextlib.ExitStack() as feeds:
+        response = feeds.enter_context(client.stream("GET", "/api/v1/me/stream"))
+        assert response.status_code == 200
+        kept = [response.iter_raw()]
+        assert next(kept[0]).startswith(b"retry:")
+        kept += [_open_stream(feeds, server.client(user), table) for _ in range(CAP - 1)]
+
+        _assert_too_many_feeds(client.get("/api/v1/me/stream"))
+        _assert_too_many_feeds(client.get("/api/v1/me/events", params={"wait": 5}))
+        assert client.get("/api/v1/me/events").status_code == 200  # not held: no slot

@@ -13,7 +13,12 @@ import httpx
 import pytest
 
 from accounts.models import User
+from games import rules, store
+from games.models import PlayerNotice
+from games.services.play import game_act
 from tests.games.feed_support import (
+    LONG_POLL_WAIT,
+    PARK_SECONDS,
     Background,
     Table,
     foreign_cards_seen,
@@ -158,3 +163,85 @@ def test_reconnecting_to_a_finished_game_seen_to_its_end_is_a_204(
     assert finished.status_code == 204
     assert "content-type" not in finished.headers  # no body, so no type of body
     assert client.get(url, headers={"Last-Event-ID": str(version - 1)}).status_code == 200
+
+
+# The player's own feed (docs/feed.md, "Your own feed"): a held long-poll wakes on the
+# notice written with the move; a stream resumes after `Last-Event-ID`.
+
+
+def last_seq(user: User) -> int:
+    return PlayerNotice.objects.filter(user=user).count()
+
+
+def pass_turn(table: Table) -> int:
+    """The seat to play passes (a bid of the first round); the seat that plays next."""
+    loaded = store.load(table.game_id)
+    turn = rules.view(loaded.state, None)["turn"]
+    game_act(
+        game_id=table.game_id,
+        user=table.players[turn],
+        action={"type": "pass"},
+        expected_version=loaded.version,
+    )
+    following: int = rules.view(store.load(table.game_id).state, None)["turn"]
+    return following
+
+
+def long_poll(client: httpx.Client, after: int, wait: float) -> Background:
+    return Background(
+        lambda: client.get("/api/v1/me/events", params={"after": after, "wait": wait})
+    )
+
+
+def test_a_held_long_poll_wakes_with_your_turn_and_the_others_stay_asleep(
+    server: LiveServer, make_user: Callable[..., User]
+) -> None:
+    table = seated_table(make_user)
+    turn = rules.view(store.load(table.game_id).state, None)["turn"]
+    following = (turn + 1) % 4
+    polls = {
+        seat: long_poll(
+            server.client(user), last_seq(user), LONG_POLL_WAIT if seat == following else 3
+        )
+        for seat, user in table.players.items()
+        if seat != turn
+    }
+    time.sleep(PARK_SECONDS)
+
+    assert pass_turn(table) == following
+
+    woken = polls.pop(following).join()
+    assert woken.status_code == 200
+    (notice,) = woken.json()["notices"]
+    assert (notice["type"], notice["seat"], notice["game_id"]) == (
+        "your_turn",
+        following,
+        str(table.game_id),
+    )
+    assert notice["version"] == store.load(table.game_id).version
+    for poll in polls.values():  # nothing was for them: they waited out their wait
+        assert poll.join().json()["notices"] == []
+
+
+def test_the_stream_resumes_after_last_event_id_and_delivers_what_comes(
+    server: LiveServer, make_user: Callable[..., User]
+) -> None:
+    table = seated_table(make_user)
+    turn = rules.view(store.load(table.game_id).state, None)["turn"]
+    me = table.players[(turn + 2) % 4]
+    pass_turn(table)  # two passes: then it is my turn
+    pass_turn(table)
+    assert last_seq(me) == 2  # game_started, your_turn
+    pass_turn(table)  # I pass too: the turn goes on, my notices stay two
+
+    items = _read_stream_until(
+        server.client(me),
+        "/api/v1/me/stream",
+        2,
+        headers={"Last-Event-ID": "1"},
+        then=lambda: [pass_turn(table) for _ in range(3)],  # round to me again
+    )
+
+    assert [item["seq"] for item in items] == [2, 3]
+    assert [item["type"] for item in items] == ["your_turn", "your_turn"]
+    assert items[1]["version"] > items[0]["version"]

@@ -135,7 +135,7 @@ class _Clock:
 
 def test_the_token_is_rechecked_at_most_every_few_seconds() -> None:
     clock = _Clock()
-    token = waiting._TokenClock(clock)  # type: ignore[arg-type]
+    token = waiting.TokenClock(clock)  # type: ignore[arg-type]
     assert not token.due()  # the request's authentication has just checked it
     clock.now += waiting.TOKEN_RECHECK_SECONDS - 0.1
     assert not token.due()

@@ -8,11 +8,11 @@ backend and the worker's database access together.
 import os
 import signal
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -21,8 +21,12 @@ from django.db import connection
 
 from belote_project.models import WorkerHeartbeat
 from belote_project.tasks import ping
+from bench.load_server import worker_command
 
 REPO = Path(__file__).resolve().parents[2]
+# One process, no chatter with other workers (the tests' workers only ever talk to this
+# run's queue).
+WORKER_OPTIONS = ("--pool", "solo", "--without-gossip", "--without-mingle")
 ROUND_TRIP_SECONDS = 60
 
 
@@ -35,9 +39,8 @@ def database_url() -> str:
     return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-@contextmanager
-def running_worker(*options: str) -> Iterator[subprocess.Popen[str]]:
-    """A `celery worker` process on this test run's database, broker and queue."""
+def worker_environment(**overrides: str) -> dict[str, str]:
+    """The environment of a worker on this test run's database, broker and queue."""
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="belote_project.settings",
@@ -49,32 +52,27 @@ def running_worker(*options: str) -> Iterator[subprocess.Popen[str]]:
         CELERY_TASK_DEFAULT_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
         BELOTE_VAR_DIR=str(settings.VAR_DIR),
     )
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "belote_project",
-            "worker",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "info",
-            "--without-gossip",
-            "--without-mingle",
-            "--queues",
-            settings.CELERY_TASK_DEFAULT_QUEUE,
-            "--hostname",
-            f"roundtrip-{uuid.uuid4().hex[:8]}@%h",
-            *options,
-        ],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    env.update(overrides)
+    return env
+
+
+def start_worker(*options: str, **popen: Any) -> subprocess.Popen[str]:
+    """A `celery worker` process on this run's queue (`popen`: more Popen arguments,
+    `env` included); its output is piped, for the test to print."""
+    queue = ("--queues", settings.CELERY_TASK_DEFAULT_QUEUE)
+    command = worker_command(
+        f"roundtrip-{uuid.uuid4().hex[:8]}@%h", *WORKER_OPTIONS, *queue, *options
     )
+    popen.setdefault("env", worker_environment())
+    return subprocess.Popen(
+        command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen
+    )
+
+
+@contextmanager
+def running_worker(*options: str) -> Iterator[subprocess.Popen[str]]:
+    """A `celery worker` process on this test run's database, broker and queue."""
+    worker = start_worker(*options)
     try:
         yield worker
     finally:

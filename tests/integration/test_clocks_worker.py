@@ -100,12 +100,49 @@ def test_a_timed_out_player_gives_way_to_a_bot_and_takes_the_seat_back(auth_clie
     assert sorted(seqs) == list(range(1, len(seqs) + 1))
 
 
-@pytest.mark.usefixtures("beat_worker_process")
-def test_the_workers_beat_times_out_a_player_who_does_not_play(auth_client):
-    player = auth_client()
+def first_timeout_of_seat_0(player) -> GameEvent:
+    """A table where seat 0 never plays: its first timeout, once the worker played it."""
     game_id = table_with_three_bots(player)
     wait_for(lambda: bool(of_type(game_id, "turn_timed_out")))
-    (mark,) = of_type(game_id, "turn_timed_out")[:1]
+    mark = of_type(game_id, "turn_timed_out")[0]
     assert (mark.payload["seat"], mark.actor_kind) == (0, "system")
-    move = GameEvent.objects.get(game_id=game_id, seq=mark.seq - 1)
+    return mark
+
+
+@pytest.mark.usefixtures("beat_worker_process")
+def test_the_workers_beat_times_out_a_player_who_does_not_play(auth_client):
+    mark = first_timeout_of_seat_0(auth_client())
+    move = GameEvent.objects.get(game_id=mark.game_id, seq=mark.seq - 1)
     assert (move.payload["seat"], move.actor_kind) == (0, "system")
+
+
+@pytest.mark.usefixtures("worker_process")
+def test_a_game_with_no_player_left_is_played_to_its_end_by_the_bots(auth_client):
+    player = auth_client()
+    created = player.post(GAMES, {"seat": 0, "options": {"target": 1}}, format="json").json()
+    game_id = UUID(created["id"])
+    for seat in (1, 2, 3):
+        player.post(f"{GAMES}/{game_id}/bots", {"seat": seat, "level": "basic"}, format="json")
+    assert player.post(f"{GAMES}/{game_id}/seats/0/leave").status_code == 200
+
+    wait_for(lambda: Game.objects.get(pk=game_id).status == "finished")
+    (finished,) = of_type(game_id, "game_finished")
+    assert GameEvent.objects.filter(game_id=game_id, seq__gt=finished.seq).count() == 0
+    notices = player.get("/api/v1/me/events").json()["notices"]
+    assert [notice["type"] for notice in notices if notice["type"] != "your_turn"] == [
+        "game_started",
+        "seat_absent",
+        "game_finished",
+    ]
+    seqs = list(GameEvent.objects.filter(game_id=game_id).values_list("seq", flat=True))
+    assert sorted(seqs) == list(range(1, len(seqs) + 1))
+
+
+@pytest.mark.usefixtures("worker_process")
+def test_with_no_beat_a_due_turn_is_timed_out_by_its_hint_task(auth_client):
+    # The worker runs no beat here, so no sweeper: only the task queued with the turn's
+    # deadline as its ETA can play it (docs/clocks.md, "Exactly once").
+    mark = first_timeout_of_seat_0(auth_client())
+    started = GameEvent.objects.get(game_id=mark.game_id, seq=mark.seq - 2)
+    assert started.turn_deadline is not None
+    assert mark.created_at >= started.turn_deadline + GRACE

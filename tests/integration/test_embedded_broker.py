@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench.embedded_bench import embedded_environment, migrate
+from bench.load_server import worker_command
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = [sys.executable, "-m", "belote_project.worker_probe"]
@@ -60,22 +61,7 @@ def embedded_worker(tmp_path) -> Iterator[tuple[dict[str, str], str]]:
     node = f"probe-{uuid.uuid4().hex[:8]}@localhost"
     migrate(env)
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "belote_project",
-            "worker",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "warning",
-            "-n",
-            node,
-        ],
-        cwd=REPO,
-        env=env,
+        worker_command(node, "--pool", "solo", loglevel="warning"), cwd=REPO, env=env
     )
     yield env, node
     worker.terminate()

@@ -65,6 +65,16 @@ def test_after_absent_after_consecutive_timeouts_a_bot_takes_the_seat() -> None:
     assert rules.view(state, 1)["absent_seats"] == [0]
 
 
+def test_the_bot_playing_an_absent_seat_leaves_its_timeouts_until_its_player_returns() -> None:
+    state, _ = decided(bidding(absent_after=1), passes(0, timed_out=True))
+    for seat in (1, 2, 3, 0):  # round 1 over: seat 0 speaks first in round 2, a bot for it
+        state, _ = decided(state, passes(seat))
+    assert (state.absent[0], state.timeouts[0]) == (True, 1)
+    assert rules.view(state, 0)["timeouts"][0] == 1
+    state, _ = decided(state, rules.ReturnSeat(0))
+    assert state.timeouts[0] == 0
+
+
 def test_one_timeout_is_enough_with_absent_after_1() -> None:
     _, types = decided(bidding(absent_after=1), passes(0, timed_out=True))
     assert types == ["bid", "turn_timed_out", "seat_absent"]

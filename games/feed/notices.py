@@ -1,0 +1,156 @@
+"""A player's own feed: their notices after a cursor, long-polled or streamed.
+
+The notices are the user's alone (games/services/notices.py writes them), so there is
+nothing to redact and no hub to share: a game's hub serves the many followers of one
+game from one read, while a user's feed has one follower, the user's app. A waiter
+subscribes to its wakeup before its first read (an item committed in between still
+wakes it), holds no thread nor database connection while it waits, and reads again on
+each notification `player-<user id>:<seq>`, a hint on the game feed's channel
+(games/feed/listener.py); on SQLite it re-reads ten times a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.selectors import access_token_alive
+from games.feed.listener import Wakeup, game_wakeups
+from games.feed.selectors import SignedOut
+from games.feed.threads import in_pool_thread
+from games.feed.waiting import RECONNECT_MILLISECONDS, Silence, TokenClock, sse_event
+from games.models import PlayerNotice
+from games.selectors import deadline_text
+from games.services.notices import PLAYER_KEY_PREFIX
+
+# Notices a stream sends per read when catching up.
+STREAM_BATCH = 100
+
+
+@dataclass(frozen=True)
+class PlayerViewer:
+    """A signed-in user reading their own feed, with the token they came with (checked
+    again now and then while a poll is held or a stream runs)."""
+
+    user_id: int
+    token_id: int | None = None
+
+
+@dataclass(frozen=True)
+class NoticePage:
+    """The user's notices after a cursor; `last_seq` is where to resume."""
+
+    notices: list[dict[str, Any]]
+    last_seq: int
+    has_more: bool
+
+
+def notices_after(user_id: int, after: int, limit: int) -> NoticePage:
+    """Up to `limit` of the user's notices with `seq > after`, oldest first."""
+    rows = list(
+        PlayerNotice.objects.filter(user_id=user_id, seq__gt=after)
+        .order_by("seq")
+        .values(
+            "seq", "type", "game_id", "version", "seat", "turn_deadline", "reason", "created_at"
+        )[: limit + 1]
+    )
+    notices = [notice_wire(row) for row in rows[:limit]]
+    return NoticePage(
+        notices=notices,
+        last_seq=notices[-1]["seq"] if notices else after,
+        has_more=len(rows) > limit,
+    )
+
+
+def notice_wire(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A notice as the API sends it (the `PlayerNotice` schema component)."""
+    return {
+        "seq": row["seq"],
+        "type": row["type"],
+        "game_id": str(row["game_id"]),
+        "version": row["version"],
+        "seat": row["seat"],
+        "turn_deadline": deadline_text(row["turn_deadline"]),
+        "reason": row["reason"] or None,
+        "created_at": deadline_text(row["created_at"]),
+    }
+
+
+_read = in_pool_thread(notices_after)
+_token_alive = in_pool_thread(access_token_alive)
+
+
+@contextlib.asynccontextmanager
+async def player_wakeups(user_id: int) -> AsyncIterator[Wakeup]:
+    """A `Wakeup` for the user's new notices for as long as the block runs."""
+    async with game_wakeups(f"{PLAYER_KEY_PREFIX}{user_id}") as wakeup:
+        yield wakeup
+
+
+async def _check_token(viewer: PlayerViewer, clock: TokenClock) -> None:
+    if viewer.token_id is None or not clock.due():
+        return
+    if not await _token_alive(token_id=viewer.token_id):
+        raise SignedOut
+
+
+async def wait_for_notices(
+    viewer: PlayerViewer,
+    *,
+    after: int,
+    limit: int,
+    wait: float,
+    hold: Callable[[], AbstractAsyncContextManager[object]] | None = None,
+) -> NoticePage:
+    """The user's notices after `after`; with `wait` > 0, wait up to that many seconds
+    for one (an empty page when none comes). `hold` is entered only once the first read
+    found nothing and the poll is about to wait (the feed's slot, as for a game's feed).
+    """
+    if wait <= 0:
+        return await _read(viewer.user_id, after, limit)
+    async with player_wakeups(viewer.user_id) as wakeup, contextlib.AsyncExitStack() as held:
+        page = await _read(viewer.user_id, after, limit)
+        if page.notices:
+            return page
+        if hold is not None:
+            await held.enter_async_context(hold())
+        token = TokenClock(asyncio.get_running_loop())
+        # A read cut short by the end of the wait leaves the empty page: the notice it
+        # was fetching is still there for the next poll.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(wait):
+                while not page.notices:
+                    await wakeup.wait(wait)
+                    await _check_token(viewer, token)
+                    page = await _read(viewer.user_id, after, limit)
+        return page
+
+
+async def notice_stream(viewer: PlayerViewer, *, after: int) -> AsyncGenerator[bytes, None]:
+    """Server-Sent Events of the user's notices from `after` on, until the client leaves
+    or the token stops being valid (the reconnection then meets a 401)."""
+    loop = asyncio.get_running_loop()
+    yield f"retry: {RECONNECT_MILLISECONDS}\n\n".encode()
+    silence, token = Silence(loop), TokenClock(loop)
+    async with player_wakeups(viewer.user_id) as wakeup:
+        while True:
+            try:
+                await _check_token(viewer, token)
+            except SignedOut:
+                return
+            page = await _read(viewer.user_id, after, STREAM_BATCH)
+            if page.notices:
+                yield b"".join(sse_event(notice) for notice in page.notices)
+                after = page.last_seq
+                silence.broken()
+            if page.has_more:
+                continue
+            if silence.left() <= 0:
+                yield Silence.FRAME
+                silence.broken()
+            else:
+                await wakeup.wait(silence.left())

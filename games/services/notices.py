@@ -1,0 +1,154 @@
+"""A player's own feed: the notices an append gives the game's players (docs/feed.md).
+
+Every append that asks something of a player or tells them something about their seat
+writes their notices in the same transaction: "your turn" (with the deadline), the game
+started, their seat handed to a bot, the game over, the table closed. Each user's
+notices are numbered 1, 2, 3... with no gap: the seq is taken from the user's
+`NoticeCounter` row by an `INSERT ... ON CONFLICT DO UPDATE`, which keeps that row
+locked until the transaction ends, so seq n + 1 is only handed out once n is committed
+or rolled back (a rolled-back one is taken again). A reader that sees n + 1 therefore
+sees n, and "after n" is a cursor that never skips an item. The users are locked in
+ascending id order, so two appends to games with the same players never deadlock.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from django.db import connection
+
+from games import rules, selectors
+from games.models import GameStatus, NoticeType, PlayerNotice
+from games.rules.events import GameFinished, GameStarted, SeatAbsent, SeatReturned, TableClosed
+from games.store.stream import NOTIFY_CHANNEL
+
+#: the prefix of a user's key on the feed's notification channel: `player-<id>:<seq>`
+PLAYER_KEY_PREFIX = "player-"
+
+
+@dataclass(frozen=True)
+class NoticeDraft:
+    """A notice before its seq is known."""
+
+    user_id: int
+    type: NoticeType
+    seat: int
+    turn_deadline: datetime | None = None
+    reason: str = ""
+
+
+#: the events every player of the game is told of
+_TO_EVERY_PLAYER: dict[type, NoticeType] = {
+    GameStarted: NoticeType.GAME_STARTED,
+    GameFinished: NoticeType.GAME_FINISHED,
+    TableClosed: NoticeType.TABLE_CLOSED,
+}
+
+
+def notices_of_append(
+    seats: Sequence[selectors.SeatRow],
+    events: Sequence[rules.Event],
+    state_after: rules.GameState,
+    *,
+    turn_deadline: datetime | None,
+    starts_turn: bool,
+) -> list[NoticeDraft]:
+    """The notices `events` give the players seated at `seats`.
+
+    `starts_turn`: the append is a move (the start of the game, a move, a timeout), so the
+    seat to play next has a new turn; any other append (a seat left or came back) starts
+    no turn, except for the seat that came back on its own turn.
+    """
+    players = {row.seat: row.user_id for row in seats if row.user_id is not None}
+    drafts: list[NoticeDraft] = []
+    for event in events:
+        kind = _TO_EVERY_PLAYER.get(type(event))
+        if kind is not None:
+            reason = event.reason if isinstance(event, TableClosed) else ""
+            drafts += [
+                NoticeDraft(user, kind, seat, reason=reason)
+                for seat, user in sorted(players.items())
+            ]
+        elif isinstance(event, SeatAbsent) and event.seat in players:
+            user = players[event.seat]
+            drafts.append(
+                NoticeDraft(user, NoticeType.SEAT_ABSENT, event.seat, reason=event.reason)
+            )
+    progress = rules.summary(state_after)
+    turn = progress.turn
+    returned = any(isinstance(event, SeatReturned) and event.seat == turn for event in events)
+    if (
+        (starts_turn or returned)
+        and progress.status == GameStatus.PLAYING
+        and turn is not None
+        and turn in players
+        and not state_after.absent[turn]
+    ):
+        drafts.append(NoticeDraft(players[turn], NoticeType.YOUR_TURN, turn, turn_deadline))
+    return drafts
+
+
+def notices_append(
+    game_id: UUID, drafts: Sequence[NoticeDraft], *, version: int, now: datetime
+) -> None:
+    """Store `drafts` for the game at `version`, each user's after their last seq, and
+    wake their feeds on commit. Runs inside the append's transaction."""
+    if not drafts:
+        return
+    last_seqs = _seqs_taken(Counter(draft.user_id for draft in drafts))
+    # each user's drafts take their seqs in order, up to the last one taken
+    seqs = {
+        user: iter(range(last - count + 1, last + 1)) for user, (last, count) in last_seqs.items()
+    }
+    rows = [
+        PlayerNotice(
+            user_id=draft.user_id,
+            seq=next(seqs[draft.user_id]),
+            type=draft.type,
+            game_id=game_id,
+            version=version,
+            seat=draft.seat,
+            turn_deadline=draft.turn_deadline,
+            reason=draft.reason,
+            created_at=now,
+        )
+        for draft in drafts
+    ]
+    PlayerNotice.objects.bulk_create(rows)
+    _notify({user: last for user, (last, _) in last_seqs.items()})
+
+
+# One statement for every user of the append, in ascending id order (the lock order).
+# Plain SQL: the ORM has no upsert that returns the row it updated.
+_TAKE_SEQS = """
+INSERT INTO games_noticecounter (user_id, last_seq) VALUES {values}
+ON CONFLICT (user_id) DO UPDATE SET last_seq = games_noticecounter.last_seq + excluded.last_seq
+RETURNING user_id, last_seq
+"""
+
+
+def _seqs_taken(counts: Counter[int]) -> dict[int, tuple[int, int]]:
+    """Take `counts[user]` seqs for each user: user -> (their last seq now, how many)."""
+    users = sorted(counts)
+    values = ", ".join(["(%s, %s)"] * len(users))
+    params = [value for user in users for value in (user, counts[user])]
+    with connection.cursor() as cursor:
+        cursor.execute(_TAKE_SEQS.format(values=values), params)
+        taken = cursor.fetchall()
+    return {user: (last, counts[user]) for user, last in taken}
+
+
+def _notify(last_seqs: dict[int, int]) -> None:
+    """Queue `player-<user>:<seq>` for each user's waiting feeds; sent on commit."""
+    if connection.vendor != "postgresql":
+        return
+    payloads = [f"{PLAYER_KEY_PREFIX}{user}:{seq}" for user, seq in sorted(last_seqs.items())]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload",
+            [NOTIFY_CHANNEL, payloads],
+        )
