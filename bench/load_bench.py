@@ -18,7 +18,8 @@ Issue 12's loop, all on 127.0.0.1 (docs/deploy.md's "Measuring" says more):
    (bench/load_phase.py), and checks that every follower received every event it may
    see exactly once, in order.
 Without --tables it runs the standard set: 1 table with 1 spectator, 32 tables by
-long-poll, 32 by SSE, 64 by long-poll, 1 table with 200 spectators (about four minutes;
+long-poll, 32 by SSE, 64 by long-poll, 1 table with 200 spectators, then 1 table with 1
+and with 200 spectators by SSE (about five minutes;
 before each phase it waits, at most 25 s, for the server to be quiet), then prints
 issue 12's targets as met / not met (exit status 1 if one is not met).
 """
@@ -53,6 +54,8 @@ STANDARD_SET = (
     PhaseSpec(tables=32, spectators=1, sse=True),
     PhaseSpec(tables=64, spectators=1, sse=False),
     PhaseSpec(tables=1, spectators=200, sse=False),
+    PhaseSpec(tables=1, spectators=1, sse=True),
+    PhaseSpec(tables=1, spectators=200, sse=True),
 )
 QUIET_SHARE = 0.2  # of a core: the server has finished the previous phase's requests
 SETTLE_SECONDS = 25.0
