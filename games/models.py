@@ -123,6 +123,11 @@ class GameEvent(models.Model):
     #: on the last event of an append that starts a timed turn: that turn's deadline
     #: (docs/clocks.md), so that a client following the feed sees the clock
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    #: SHA-256 of the previous event's hash and this event's canonical bytes, in hex: the
+    #: hash chain that makes a rewritten log evident (docs/audit.md). The database's
+    #: default, empty, is for a writer of an earlier release during a rolling deploy: its
+    #: events are then found as breaks of the chain, not refused.
+    hash = models.CharField(max_length=64, db_default="")
 
     class Meta:
         ordering = ("game", "seq")

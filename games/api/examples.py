@@ -19,6 +19,7 @@ EXAMPLE_VIEW: dict[str, Any] = {
     "id": "5f0c4a8e-0000-4000-8000-000000000000",
     "status": "playing",
     "version": 7,
+    "head_hash": "3f1d5e0b9c7a2486d1e0f4b8a6c29e5d7b3a1c0f8e6d4b2a09c7e5f3d1b8a6c4",
     "options": rules.Options(turn_seconds=30, time_bank_seconds=60).to_dict(),
     "seats": _EXAMPLE_SEATS,
     "seat": 0,

@@ -217,6 +217,14 @@ class GameViewSerializer(Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField(help_text="Last event's seq; send as expected_version.")
+    head_hash = serializers.RegexField(
+        r"^[0-9a-f]{64}$",
+        help_text=(
+            "The hash of event `version` in the game's hash chain (all zeros before the "
+            "first event): keep it with `version` as a receipt; the verifier checks that "
+            "the log still leads to it (docs/audit.md)."
+        ),
+    )
     options = OptionsSerializer()
     seats = SeatSerializer(many=True)
     seat = seat_field(allow_null=True, help_text="Yours, or null if you watch.")

@@ -62,11 +62,12 @@ def view_etag(table: GameTable) -> str:
 
 def game_view(*, table: GameTable, loaded: store.LoadedGame, seat: int | None) -> dict[str, Any]:
     """rules.view for `seat` (None: a spectator; legal_actions included) plus id, version,
-    seats and the turn clock."""
+    the head of the hash chain (a receipt: docs/audit.md), seats and the turn clock."""
     body = rules.view(loaded.state, seat)
     body.update(
         id=str(table.id),
         version=loaded.version,
+        head_hash=loaded.head_hash,
         seat=seat,
         seats=seats_summary(table.seats),
         # Before game_started the state holds default options, not the table's.

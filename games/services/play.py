@@ -155,7 +155,8 @@ def commit(
     )
     # After append's transaction (or inside the caller's): either way it runs after commit.
     schedule_bot_turn(table.id, progress, seats=table.seats)
-    loaded_after = store.LoadedGame(state=after, version=progress.version)
+    head = appended.events[-1].hash if appended.events else loaded.head_hash
+    loaded_after = store.LoadedGame(state=after, version=progress.version, head_hash=head)
     return ActResult(
         table=table,
         seat=seat,
