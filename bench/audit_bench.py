@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.audit_bench [--games 1000] [--appends 400]
 
 1. the offline verifier on a complete game to 501, without bot re-derivation: the
-   median over games played by the rules engine (target: under 20 ms);
+   median over commit-reveal games played by the rules engine (target: under 20 ms);
 2. `manage.py audit_games` over `--games` stored games: games audited per second;
 3. the hash chain's cost per append: the read of the previous link and the hashing,
    timed on their own beside whole `store.append` calls of the same events, as a share
@@ -22,7 +22,7 @@ import time
 
 import django
 
-from bench.audit_games import played_game, rows_of
+from bench.audit_games import fair_game, rows_of
 from bench.load_server import prepare_database, server_environment
 from games.audit.verify import audit_rows
 
@@ -33,7 +33,7 @@ def verifier_median_ms(games: int = 30, rounds: int = 5) -> tuple[float, int]:
     """Median ms of `audit_rows` on whole games to 501 (each the best of `rounds`)."""
     times, events = [], 0
     for seed in range(games):
-        rows = rows_of(played_game(seed, presence=False))
+        rows = rows_of(fair_game(seed))
         events += len(rows)
         best = float("inf")
         for _ in range(rounds):
@@ -64,7 +64,7 @@ def main() -> None:
     prepare_database(env)
     os.environ.update(env)
     django.setup()
-    from bench.audit_store import chain_cost  # noqa: PLC0415
+    from bench.audit_store import audit_games_rate, chain_cost  # noqa: PLC0415
 
     cost = chain_cost(args.appends)
     print(f"hash chain, per append ({args.appends} appends of one action's events each):")
@@ -76,6 +76,9 @@ def main() -> None:
         f"  the hash column     {cost.column_bytes:.0f} of {cost.row_bytes:.0f} bytes a row "
         f"({cost.column_bytes / cost.row_bytes:.1%})"
     )
+    rate, summary = audit_games_rate(args.games)
+    print(f"manage.py audit_games over {args.games} stored games to 501 (commit-reveal):")
+    print(f"  {rate:.0f} games/s   ({summary})")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """What bench/audit_bench.py measures against PostgreSQL: the chain's cost per append and
-`audit_games`' throughput. Needs Django set up on the bench database."""
+`audit_games`' throughput (and the moves tests/audit appends). Needs Django set up."""
 
 from __future__ import annotations
 
+import io
 import random
 import secrets
 import statistics
@@ -10,13 +11,17 @@ import time
 from dataclasses import dataclass
 from uuid import UUID
 
+from django.core.management import call_command
 from django.db import connection
 
 from accounts.models import User
 from accounts.services import user_register
+from bench.audit_games import fair_game, rows_of
 from bench.load_server import PASSWORD
 from games import rules, services, store
 from games.audit import chain
+from games.models import Game, GameEvent, GameStatus
+from games.services import deals
 from games.store.sql import uuid_param
 from games.store.stream import _HEAD_AT
 
@@ -46,15 +51,19 @@ def new_table(seated: list[User]) -> UUID:
     return game.id
 
 
+def table_secrets(game_id: UUID) -> str:
+    """The table's secret chain end (games/models.py), which its deals come from."""
+    return str(Game.objects.values_list("hand_secrets", flat=True).get(pk=game_id))
+
+
 def random_move(
-    loaded: store.LoadedGame, rng: random.Random
+    loaded: store.LoadedGame, rng: random.Random, hand_secrets: str = ""
 ) -> tuple[tuple[rules.Event, ...], rules.GameState]:
-    """The events of a random legal move of the seat to play, and the state after them."""
+    """The events of a random legal move of the seat to play, and the state after them;
+    the next hand dealt from the table's `hand_secrets` as the service deals it."""
     seat = loaded.state.turn
-    command = rules.PlayerAction(
-        seat, rng.choice(rules.legal_moves(loaded.state, seat)), rng.randbytes(32)
-    )
-    events = rules.decide(loaded.state, command)
+    action = rng.choice(rules.legal_moves(loaded.state, seat))
+    events = deals.decide_move(loaded.state, seat, action, hand_secrets)
     return events, rules.replay(events, loaded.state)
 
 
@@ -80,12 +89,12 @@ def chain_cost(appends: int) -> ChainCost:
     seated, rng = players("chain"), random.Random(7)
     whole, reads, hashing = [], [], []
     game_id = new_table(seated)
-    loaded = store.load(game_id)
+    loaded, hand_secrets = store.load(game_id), table_secrets(game_id)
     while len(whole) < appends:
         if rules.summary(loaded.state).status == "finished":
             game_id = new_table(seated)
-            loaded = store.load(game_id)
-        events, after = random_move(loaded, rng)
+            loaded, hand_secrets = store.load(game_id), table_secrets(game_id)
+        events, after = random_move(loaded, rng, hand_secrets)
         start = time.perf_counter()
         appended = append_move(game_id, loaded, events, after)
         whole.append(time.perf_counter() - start)
@@ -115,3 +124,39 @@ def chain_cost(appends: int) -> ChainCost:
         column_bytes=float(column),
         row_bytes=float(row),
     )
+
+
+def store_games(count: int, distinct: int = 40) -> list[UUID]:
+    """`count` finished games stored as rows (their logs as append would have stored
+    them; `distinct` logs of commit-reveal games played by the rules, each reused)."""
+    owner = players("audit")[0]
+    logs = [rows_of(fair_game(seed)) for seed in range(distinct)]
+    games = Game.objects.bulk_create(
+        Game(created_by=owner, options={}, status=GameStatus.FINISHED, scores=[0, 0])
+        for _ in range(count)
+    )
+    for start in range(0, count, 50):
+        GameEvent.objects.bulk_create(
+            GameEvent(
+                game=game,
+                seq=row["seq"],
+                type=row["type"],
+                schema_version=row["schema_version"],
+                payload=row["payload"],
+                actor_kind="system",
+                hash=row["hash"],
+            )
+            for number, game in enumerate(games[start : start + 50], start=start)
+            for row in logs[number % distinct]
+        )
+    return [game.id for game in games]
+
+
+def audit_games_rate(count: int) -> tuple[float, str]:
+    """Games per second of `manage.py audit_games` over `count` stored games; its summary."""
+    store_games(count)
+    out = io.StringIO()
+    start = time.perf_counter()
+    call_command("audit_games", "--no-progress", stdout=out)
+    spent = time.perf_counter() - start
+    return count / spent, out.getvalue().strip().splitlines()[-1]

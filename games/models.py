@@ -54,6 +54,11 @@ class Game(models.Model):
     # and each seat's remaining time bank in milliseconds.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     time_banks_ms = models.JSONField(default=list)
+    # Commit-reveal (docs/fairness.md): the secret end of the chain of hand secrets, drawn
+    # when the table is created and never shown (each hand's link is revealed as the hand
+    # ends), and its published commitment. Both empty for a table from before.
+    hand_secrets = models.CharField(max_length=64, default="", editable=False)
+    secret_chain = models.CharField(max_length=64, default="", editable=False)
 
     class Meta:
         ordering = ("-created_at", "-id")
@@ -79,6 +84,8 @@ class Seat(models.Model):
         max_length=8, choices=BotLevel.choices, null=True, blank=True
     )
     joined_at = models.DateTimeField(default=timezone.now)
+    #: the seat's contribution to every deal (docs/fairness.md), fixed when it sits down
+    client_seed = models.CharField(max_length=64, default="", blank=True)
 
     class Meta:
         ordering = ("game", "seat")

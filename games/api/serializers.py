@@ -194,6 +194,9 @@ class HandScoredSerializer(Serializer):
     deltas = team_pair("What each team's game score gained.")
     game_scores = team_pair("Game scores after this hand.")
     seed = serializers.CharField(help_text="The hand's seed, revealed now (docs/shuffle.md).")
+    secret = serializers.CharField(
+        allow_blank=True, help_text="The hand's secret, revealed now (docs/fairness.md)."
+    )
 
 
 @extend_schema_serializer(component_name="HandResult")
@@ -211,6 +214,24 @@ def _hand_sizes() -> type[Serializer]:
 HandSizesSerializer = _hand_sizes()
 
 
+@extend_schema_serializer(component_name="Fairness")
+class FairnessSerializer(Serializer):
+    secret_chain = serializers.CharField(
+        allow_blank=True,
+        help_text=(
+            "The commitment to every hand's secret, published when the table is created: "
+            "each hand's secret is revealed when it ends (docs/fairness.md). Empty for a "
+            "table from before commit-reveal."
+        ),
+    )
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_null=True, allow_blank=True),
+        min_length=4,
+        max_length=4,
+        help_text="Each seat's contribution to every deal, by seat (null: nobody sits there).",
+    )
+
+
 class GameViewSerializer(Serializer):
     """What the caller may see of a game: the whole table, and its own hand only."""
 
@@ -226,6 +247,7 @@ class GameViewSerializer(Serializer):
         ),
     )
     options = OptionsSerializer()
+    fairness = FairnessSerializer(help_text="What the deals are drawn from (docs/fairness.md).")
     seats = SeatSerializer(many=True)
     seat = seat_field(allow_null=True, help_text="Yours, or null if you watch.")
     dealer = seat_field(allow_null=True)

@@ -13,10 +13,11 @@ commitment published with the deal and against the seed the hand's end revealed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games import rules
+from games.audit.fairness import dealt_fairly, started_fairly
 from games.audit.report import Discrepancy
 from games.rules.events import (
     Bid,
@@ -35,6 +36,10 @@ from games.rules.shuffle import deal_first_cards, shuffled_ids
 
 #: a placeholder seed for a first decision; redone with the logged one if a hand is dealt
 _NO_SEED = bytes(32)
+
+#: told of every seat's move before it is applied: (state before, seq, seat, the move,
+#: whether it was played for the seat on a timeout); raises ReplayError to stop the replay
+MoveCheck = Callable[[rules.GameState, int, int, rules.Action, bool], None]
 
 
 class ReplayError(Exception):
@@ -55,30 +60,57 @@ def _wire(event: rules.Event | None) -> Any:
     return None if event is None else rules.event_to_dict(event)
 
 
-def replay_log(events: Sequence[rules.Event]) -> rules.GameState:
+def replay_log(
+    events: Sequence[rules.Event], *, check_move: MoveCheck | None = None
+) -> rules.GameState:
     """The state at the end of `events` (seq 1 first), or ReplayError at the first event
-    the rules would not have produced."""
+    the rules would not have produced (or that `check_move` refuses)."""
     state = rules.new_game()
     at = 0
     while at < len(events):
-        decided = _decided(state, events, at)
+        decided = _decided(state, events, at, check_move)
         for offset, expected in enumerate(decided):
             found = events[at + offset] if at + offset < len(events) else None
+            # the commit-reveal checks first: they name what a forged deal got wrong
+            unfair = _unfair(state, events, at + offset)
+            if unfair is not None:
+                raise ReplayError(unfair)
             if not same(found, expected):
                 raise ReplayError(_named(at + offset + 1, expected, found))
-        state = rules.replay(decided, state)
+            state = rules.apply(state, expected)
         at += len(decided)
     return state
 
 
-def _decided(state: rules.GameState, events: Sequence[rules.Event], at: int) -> tuple[Any, ...]:
+def _unfair(state: rules.GameState, events: Sequence[rules.Event], at: int) -> Discrepancy | None:
+    """The commit-reveal discrepancy of the stored event at `at`, if any."""
+    found = events[at] if at < len(events) else None
+    following = events[at + 1] if at + 1 < len(events) else None
+    if isinstance(found, GameStarted) and isinstance(following, HandDealt):
+        return started_fairly(found, following, at + 1)
+    if isinstance(found, HandDealt):
+        return dealt_fairly(state, found, at + 1)
+    return None
+
+
+def _decided(
+    state: rules.GameState,
+    events: Sequence[rules.Event],
+    at: int,
+    check_move: MoveCheck | None,
+) -> tuple[Any, ...]:
     """What the rules decide for the command that the event at `at` starts."""
     first = events[at]
     seq = at + 1
     if isinstance(first, GameStarted):
-        seed = _dealt_seed(events, at + 1)
+        seed, secret = _dealt_seed(events, at + 1) or (_NO_SEED, b"")
         command: rules.Command = rules.StartGame(
-            bytes.fromhex(first.game_seed), seed or _NO_SEED, first.options
+            bytes.fromhex(first.game_seed),
+            seed,
+            first.options,
+            hand_secret=secret,
+            secret_chain=first.secret_chain,
+            client_seeds=first.client_seeds,
         )
         return _decide(state, command, seq, first)
     if isinstance(first, SeatAbsent) and first.reason == "left":
@@ -86,7 +118,7 @@ def _decided(state: rules.GameState, events: Sequence[rules.Event], at: int) -> 
     if isinstance(first, SeatReturned):
         return _decide(state, rules.ReturnSeat(first.seat), seq, first)
     if isinstance(first, Bid | CardPlayed | Declared):
-        return _decided_action(state, events, at, first)
+        return _decided_action(state, events, at, first, check_move)
     raise ReplayError(Discrepancy(seq, "unexpected_event", "a command's first event", _wire(first)))
 
 
@@ -104,6 +136,7 @@ def _decided_action(
     events: Sequence[rules.Event],
     at: int,
     first: Bid | CardPlayed | Declared,
+    check_move: MoveCheck | None,
 ) -> tuple[Any, ...]:
     """A seat's move, with the seed of the next hand from the log if it deals one."""
     seat = first.seat
@@ -115,13 +148,17 @@ def _decided_action(
         decided = _decide(state, move, seq, first)
         if not same(decided[0], first):
             continue
+        if check_move is not None:
+            check_move(state, seq, seat, action, timed)
         dealt = next((i for i, e in enumerate(decided) if isinstance(e, HandDealt)), None)
         if dealt is None:
             return decided
-        seed = _dealt_seed(events, at + dealt)
-        if seed is None:  # the log has no deal there: the comparison names it
+        logged = _dealt_seed(events, at + dealt)
+        if logged is None:  # the log has no deal there: the comparison names it
             return decided
-        return _decide(state, move._replace(next_hand_seed=seed), seq, first)
+        seed, secret = logged
+        again = move._replace(next_hand_seed=seed, next_hand_secret=secret)
+        return _decide(state, again, seq, first)
     legal = rules.legal_actions(state, seat) if state.turn == seat else []
     raise ReplayError(Discrepancy(seq, "illegal_action", legal, _wire(first)))
 
@@ -138,12 +175,12 @@ def _candidates(state: rules.GameState, first: Bid | CardPlayed | Declared) -> l
     return [move for move in moves if not isinstance(move, rules.Play | rules.Declare)]
 
 
-def _dealt_seed(events: Sequence[rules.Event], at: int) -> bytes | None:
-    """The seed the stored `hand_dealt` at `at` keeps, if that event is one."""
+def _dealt_seed(events: Sequence[rules.Event], at: int) -> tuple[bytes, bytes] | None:
+    """The seed and secret the stored `hand_dealt` at `at` keeps, if that event is one."""
     dealt = events[at] if at < len(events) else None
     if isinstance(dealt, HandDealt):
         try:
-            return bytes.fromhex(dealt.seed)
+            return bytes.fromhex(dealt.seed), bytes.fromhex(dealt.secret)
         except ValueError:
             return None
     return None
@@ -158,6 +195,8 @@ def _named(seq: int, expected: Any, found: Any) -> Discrepancy:
     if isinstance(expected, HandScored | HandThrownIn) and type(found) is type(expected):
         if same(expected._replace(seed=found.seed), found):
             return Discrepancy(seq, "seed_reveal", expected.seed, found.seed)
+        if same(expected._replace(secret=found.secret), found):
+            return Discrepancy(seq, "secret_reveal", expected.secret, found.secret)
         if isinstance(found, HandScored):
             return Discrepancy(seq, "hand_score", _wire(expected), _wire(found))
     if isinstance(expected, GameFinished):

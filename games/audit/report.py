@@ -12,7 +12,9 @@ class Discrepancy:
 
     `what` names the check that failed (docs/audit.md, "What the verifier checks"):
     `line`, `seq`, `chain`, `receipt`, `event`, `illegal_action`, `unexpected_event`,
-    `seed_commitment`, `deal`, `seed_reveal`, `hand_score`, `result`.
+    `missing_event`, `seed_commitment`, `deal`, `seed_reveal`, `hand_score`, `result`,
+    `bot_move`; with commit-reveal (docs/fairness.md) `game_seed`, `secret_commitment`,
+    `contribution_changed`, `hand_seed`, `secret_reveal`.
     """
 
     seq: int

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games import rules
+from games.audit.bots import bot_moves_check
 from games.audit.chain import GENESIS, Link, first_break
 from games.audit.log import LogError, links, parse_lines
 from games.audit.replay import ReplayError, replay_log
@@ -27,9 +28,14 @@ _RECEIPT = re.compile(r"^([1-9][0-9]{0,9}):([0-9a-f]{64})$")
 
 
 def audit_rows(
-    rows: Iterable[Mapping[str, Any]], *, receipts: Sequence[tuple[int, str]] = ()
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    receipts: Sequence[tuple[int, str]] = (),
+    bots: bool = False,
 ) -> Report:
-    """The report on exported rows (`seq`, `type`, `schema_version`, `payload`, `hash`)."""
+    """The report on exported rows (`seq`, `type`, `schema_version`, `payload`, `hash`);
+    `bots`: re-derive every bot move too (games/audit/bots.py)."""
+    rows = list(rows)
     try:
         chained = links(rows)
     except LogError as error:
@@ -49,8 +55,9 @@ def audit_rows(
         except (KeyError, TypeError, ValueError, IndexError) as error:
             what = Discrepancy(item.seq, "event", "an event of the rules' schema", repr(error))
             return _invalid(chained, what, CHECKS[:2])
+    check = bot_moves_check(rows) if bots else None
     try:
-        state = replay_log(events)
+        state = replay_log(events, check_move=check)
     except ReplayError as error:
         return _invalid(chained, error.discrepancy, CHECKS[:3])
     progress = rules.summary(state)
@@ -61,7 +68,7 @@ def audit_rows(
         head_hash=_head(chained),
         finished=finished,
         hands=state.hand_number,
-        checks=CHECKS,
+        checks=(*CHECKS, "bots") if bots else CHECKS,
         scores=state.scores if finished else None,
         winner=progress.winner,
     )
@@ -83,13 +90,15 @@ def _invalid(chained: Sequence[Link], discrepancy: Discrepancy, passed: tuple[st
     )
 
 
-def audit_text(lines: Iterable[str], *, receipts: Sequence[tuple[int, str]] = ()) -> Report:
+def audit_text(
+    lines: Iterable[str], *, receipts: Sequence[tuple[int, str]] = (), bots: bool = False
+) -> Report:
     """The report on NDJSON lines, as `export` writes them."""
     try:
         rows = parse_lines(lines)
     except LogError as error:
         return _invalid([], error.discrepancy, ())
-    return audit_rows(rows, receipts=receipts)
+    return audit_rows(rows, receipts=receipts, bots=bots)
 
 
 def receipt(text: str) -> tuple[int, str]:
@@ -113,14 +122,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="SEQ:HASH",
         help="a (version, head_hash) pair you kept from an answer; repeatable",
     )
+    parser.add_argument("--bots", action="store_true", help="re-derive every bot move too (slower)")
     parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     args = parser.parse_args(argv)
     try:
         if args.log == "-":
-            report = audit_text(sys.stdin, receipts=args.receipt)
+            report = audit_text(sys.stdin, receipts=args.receipt, bots=args.bots)
         else:
             with open(args.log, encoding="utf-8") as file:
-                report = audit_text(file, receipts=args.receipt)
+                report = audit_text(file, receipts=args.receipt, bots=args.bots)
     except (OSError, UnicodeDecodeError) as error:
         print(f"belote-verify: cannot read {args.log}: {error}", file=sys.stderr)
         return 2

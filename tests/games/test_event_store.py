@@ -12,7 +12,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bench.audit_store import append_move, random_move
+from bench.audit_store import append_move, random_move, table_secrets
 from games import rules, store
 from games.feed.events import viewer_events_after
 from games.models import Game, GameEvent, GameSnapshot
@@ -35,7 +35,7 @@ def _play_random(game_id: UUID, actions: int, rng: random.Random) -> store.Loade
     for _ in range(actions):
         if rules.summary(loaded.state).status == "finished":
             break
-        loaded = append_move(game_id, loaded, *random_move(loaded, rng))
+        loaded = append_move(game_id, loaded, *random_move(loaded, rng, table_secrets(game_id)))
     return loaded
 
 

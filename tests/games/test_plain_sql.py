@@ -50,6 +50,8 @@ def test_the_table_read_is_one_statement_of_plain_values(players, django_assert_
             selectors.SeatRow(seat=seat, user_id=user.pk, username=user.username, bot_level=None)
             for seat, user in enumerate(players)
         ),
+        secret_chain=row.secret_chain,
+        hand_secrets=row.hand_secrets,
     )
 
 
