@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from games import rules
+from games.api.fairness import FairnessSerializer
 from games.api.fields import (
     BELOTE_CALLS,
     DECLARATION_KINDS,
@@ -27,6 +28,7 @@ from games.api.fields import (
 from games.models import BotLevel, GameStatus
 
 Serializer = serializers.Serializer[Any]
+
 
 class OptionsSerializer(Serializer):
     """Table options (docs/rules.md, "Table options"); omitted ones take their default,
@@ -212,24 +214,6 @@ def _hand_sizes() -> type[Serializer]:
 
 
 HandSizesSerializer = _hand_sizes()
-
-
-@extend_schema_serializer(component_name="Fairness")
-class FairnessSerializer(Serializer):
-    secret_chain = serializers.CharField(
-        allow_blank=True,
-        help_text=(
-            "The commitment to every hand's secret, published when the table is created: "
-            "each hand's secret is revealed when it ends (docs/fairness.md). Empty for a "
-            "table from before commit-reveal."
-        ),
-    )
-    client_seeds = serializers.ListField(
-        child=serializers.CharField(allow_null=True, allow_blank=True),
-        min_length=4,
-        max_length=4,
-        help_text="Each seat's contribution to every deal, by seat (null: nobody sits there).",
-    )
 
 
 class GameViewSerializer(Serializer):

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from belote_project.pagination import CursorPage
 from belote_project.query import query_values
 from belote_project.schema import invalid_request, problem
+from belote_project.text_fields import TextPatternField
 from games import selectors, services
 from games.api.answers import player, view_response
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
@@ -42,8 +43,8 @@ CLIENT_SEED_PATTERN = rf"^[!-~]{{1,{CLIENT_SEED_MAX}}}$"
 Serializer = serializers.Serializer[Any]
 
 
-def _client_seed_field() -> serializers.RegexField:
-    return serializers.RegexField(
+def _client_seed_field() -> TextPatternField:
+    return TextPatternField(
         CLIENT_SEED_PATTERN,
         required=False,
         help_text=(

@@ -2,9 +2,10 @@
 
 Checks an exported log (docs/audit.md) with the standard library and the rules package
 only: the hash chain, any receipts a player kept, then a replay of every event with the
-rules engine (`games.audit.replay`). Prints `valid` and exits 0, or prints the first
-discrepancy (seq, what, expected, found) and exits 1; 2 for a usage error or an
-unreadable file.
+rules engine (`games.audit.replay`), commit-reveal included (`games.audit.fairness`),
+and with `--bots` every bot move re-derived (`games.audit.bots`). Prints `valid` and
+exits 0, or prints the first discrepancy (seq, what, expected, found) and exits 1; 2 for
+a usage error or an unreadable file.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def test_a_bots_client_seed_is_fixed_by_the_commitment(auth_client):
     ]
 
 
-@pytest.mark.parametrize("seed", ["", "x" * 65, "two words", "caf\u00e9"])
+@pytest.mark.parametrize("seed", ["", "x" * 65, "two words", "caf\u00e9", 0, 7.5, True])
 def test_a_client_seed_that_is_not_1_to_64_printable_ascii_is_refused(auth_client, seed):
     answer = auth_client().post(GAMES, {"options": {}, "client_seed": seed}, format="json")
     assert answer.status_code == 400
