@@ -33,6 +33,10 @@ OPENAPI_SETTINGS: dict[str, Any] = {
         {"name": "me", "description": "The signed-in player."},
         {"name": "games", "description": "Tables, seats, bots and moves."},
         {"name": "feed", "description": "A game's events: a page, a long-poll, or live (SSE)."},
+        {
+            "name": "audit",
+            "description": "A game's hash-chained log, its audit, and the game as of any event.",
+        },
         {"name": "health", "description": "Whether the service's dependencies answer."},
     ],
     "POSTPROCESSING_HOOKS": [

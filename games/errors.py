@@ -125,3 +125,15 @@ class InvalidTableOptionsError(UnprocessableError):
             message,
             errors=[FieldError(field=f"options.{error.field}", code=error.reason, message=message)],
         )
+
+
+class GameNotOverError(ConflictError):
+    """A running game's log or audit: its seeds are still secret (docs/audit.md)."""
+
+    code = "game_not_over"
+    title = _("The game is not over yet")
+
+
+class EventNotFoundError(NotFoundError):
+    code = "event_not_found"
+    title = _("The game has no event at that seq")

@@ -54,6 +54,11 @@ class Game(models.Model):
     # and each seat's remaining time bank in milliseconds.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     time_banks_ms = models.JSONField(default=list)
+    # Commit-reveal (docs/fairness.md): the secret end of the chain of hand secrets, drawn
+    # when the table is created and never shown (each hand's link is revealed as the hand
+    # ends), and its published commitment. Both empty for a table from before.
+    hand_secrets = models.CharField(max_length=64, default="", editable=False)
+    secret_chain = models.CharField(max_length=64, default="", editable=False)
 
     class Meta:
         ordering = ("-created_at", "-id")
@@ -79,6 +84,8 @@ class Seat(models.Model):
         max_length=8, choices=BotLevel.choices, null=True, blank=True
     )
     joined_at = models.DateTimeField(default=timezone.now)
+    #: the seat's contribution to every deal (docs/fairness.md), fixed when it sits down
+    client_seed = models.CharField(max_length=64, default="", blank=True)
 
     class Meta:
         ordering = ("game", "seat")
@@ -123,6 +130,11 @@ class GameEvent(models.Model):
     #: on the last event of an append that starts a timed turn: that turn's deadline
     #: (docs/clocks.md), so that a client following the feed sees the clock
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    #: SHA-256 of the previous event's hash and this event's canonical bytes, in hex: the
+    #: hash chain that makes a rewritten log evident (docs/audit.md). The database's
+    #: default, empty, is for a writer of an earlier release during a rolling deploy: its
+    #: events are then found as breaks of the chain, not refused.
+    hash = models.CharField(max_length=64, db_default="")
 
     class Meta:
         ordering = ("game", "seq")

@@ -48,10 +48,21 @@ def strict_schema() -> dict[str, Any]:
     return schema
 
 
+def _ndjson_lines(body: bytes | str) -> list[Any]:
+    text = body.decode() if isinstance(body, bytes) else body
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
 @functools.cache
 def _openapi() -> OpenAPI:
-    # openapi-core reads only application/json as JSON; a problem document is JSON too.
-    config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+    # openapi-core reads only application/json as JSON; a problem document is JSON too,
+    # and an NDJSON log (games/api/audit.py) is documented as the array of its lines.
+    config = Config(
+        extra_media_type_deserializers={
+            "application/problem+json": json.loads,
+            "application/x-ndjson": _ndjson_lines,
+        }
+    )
     return OpenAPI.from_dict(strict_schema(), config=config)
 
 

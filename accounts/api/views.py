@@ -25,15 +25,7 @@ from accounts.usernames import (
     validate_username_to_look_up,
 )
 from belote_project.schema import invalid_request, problem, throttled
-
-
-class _Text(serializers.CharField):
-    """A string, and only a string: DRF's CharField would turn a number into one."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return str(super().to_internal_value(data))
+from belote_project.text_fields import TextField as _Text
 
 
 class LoginSerializer(serializers.Serializer[Any]):

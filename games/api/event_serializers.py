@@ -42,10 +42,27 @@ def _seat_cards() -> type[Serializer]:
 SeatCardsSerializer = _seat_cards()
 
 
+def _client_seeds(help_text: str) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.CharField(allow_blank=True),
+        min_length=4,
+        max_length=4,
+        help_text=help_text,
+    )
+
+
 class GameStartedSerializer(Serializer):
     options = OptionsSerializer()
     first_dealer = seat_field()
-    game_seed = serializers.CharField(help_text="Public; mixed into every hand's seed.")
+    game_seed = serializers.CharField(help_text="Public; drawn from hand 1's seed material.")
+    secret_chain = serializers.CharField(
+        allow_blank=True,
+        help_text=(
+            "The commitment to every hand's secret, published when the table was created "
+            "(docs/fairness.md); empty for a game from before commit-reveal."
+        ),
+    )
+    client_seeds = _client_seeds("Each seat's contribution to every deal, by seat.")
 
 
 class HandDealtSerializer(Serializer):
@@ -54,11 +71,15 @@ class HandDealtSerializer(Serializer):
     seed_commitment = serializers.CharField(help_text="Commits to the hand's seed, shown later.")
     cards = SeatCardsSerializer(help_text="Your five cards, under your seat; `{}` if you watch.")
     turned_card = card_field()
+    client_seeds = _client_seeds("The contributions this hand's seed was derived from.")
 
 
 class HandThrownInSerializer(Serializer):
     hand = serializers.IntegerField(min_value=1)
     seed = serializers.CharField(help_text="The hand's seed, revealed now.")
+    secret = serializers.CharField(
+        allow_blank=True, help_text="The hand's secret, revealed now (docs/fairness.md)."
+    )
 
 
 class TrumpSetSerializer(Serializer):

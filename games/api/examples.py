@@ -19,8 +19,13 @@ EXAMPLE_VIEW: dict[str, Any] = {
     "id": "5f0c4a8e-0000-4000-8000-000000000000",
     "status": "playing",
     "version": 7,
+    "head_hash": "3f1d5e0b9c7a2486d1e0f4b8a6c29e5d7b3a1c0f8e6d4b2a09c7e5f3d1b8a6c4",
     "options": rules.Options(turn_seconds=30, time_bank_seconds=60).to_dict(),
     "seats": _EXAMPLE_SEATS,
+    "fairness": {
+        "secret_chain": "9b2e41c07d5f8a36e1d4c2b0a79f6e85d3c1b0a9f8e7d6c5b4a3928170f6e5d4",
+        "client_seeds": ["a1f3", "", "8c0e5b1d2f", "7d"],
+    },
     "seat": 0,
     "dealer": 3,
     "hand_number": 1,

@@ -27,10 +27,14 @@ def team_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=1, **kwargs)
 
 
-def team_pair(help_text: str) -> serializers.ListField:
+def team_pair(help_text: str, *, allow_null: bool = False) -> serializers.ListField:
     """Two numbers, team 0's (seats 0 and 2) then team 1's (seats 1 and 3)."""
     return serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=2, help_text=help_text
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        allow_null=allow_null,
+        help_text=help_text,
     )
 
 

@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from games import rules
+from games.api.fairness import FairnessSerializer
 from games.api.fields import (
     BELOTE_CALLS,
     DECLARATION_KINDS,
@@ -195,6 +196,9 @@ class HandScoredSerializer(Serializer):
     deltas = team_pair("What each team's game score gained.")
     game_scores = team_pair("Game scores after this hand.")
     seed = serializers.CharField(help_text="The hand's seed, revealed now (docs/shuffle.md).")
+    secret = serializers.CharField(
+        allow_blank=True, help_text="The hand's secret, revealed now (docs/fairness.md)."
+    )
 
 
 @extend_schema_serializer(component_name="HandResult")
@@ -218,7 +222,16 @@ class GameViewSerializer(Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField(help_text="Last event's seq; send as expected_version.")
+    head_hash = serializers.RegexField(
+        r"^[0-9a-f]{64}$",
+        help_text=(
+            "The hash of event `version` in the game's hash chain (all zeros before the "
+            "first event): keep it with `version` as a receipt; the verifier checks that "
+            "the log still leads to it (docs/audit.md)."
+        ),
+    )
     options = OptionsSerializer()
+    fairness = FairnessSerializer(help_text="What the deals are drawn from (docs/fairness.md).")
     seats = SeatSerializer(many=True)
     seat = seat_field(allow_null=True, help_text="Yours, or null if you watch.")
     dealer = seat_field(allow_null=True)

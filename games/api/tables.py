@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from belote_project.pagination import CursorPage, CursorPageQuery
 from belote_project.query import query_values
 from belote_project.schema import CURSOR_NOT_FOUND, invalid_request, problem
+from belote_project.text_fields import TextPatternField
 from games import selectors, services
 from games.api.answers import player, view_response
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
@@ -33,9 +34,25 @@ from games.api.problems import (
 )
 from games.api.serializers import GameSummarySerializer, GameViewSerializer, OptionsField
 from games.models import BotLevel, GameStatus
+from games.rules.fairness import CLIENT_SEED_MAX
 from games.services.tables import SEATS
 
+#: printable ASCII, no space (games/rules/fairness.py, CLIENT_SEED_MAX)
+CLIENT_SEED_PATTERN = rf"^[!-~]{{1,{CLIENT_SEED_MAX}}}$"
+
 Serializer = serializers.Serializer[Any]
+
+
+def _client_seed_field() -> TextPatternField:
+    return TextPatternField(
+        CLIENT_SEED_PATTERN,
+        required=False,
+        help_text=(
+            "Your contribution to every deal (1 to 64 printable ASCII characters, e.g. "
+            "random hex your client drew); omitted: the empty string. The table committed "
+            "to its secrets before you sit, so nobody can choose deals (docs/fairness.md)."
+        ),
+    )
 
 
 def _seat_field(help_text: str) -> serializers.IntegerField:
@@ -66,6 +83,7 @@ class GameListCreateApi(APIView):
     class InputSerializer(Serializer):
         options = OptionsField(required=False, default=dict)
         seat = _seat_field("Your seat; omitted: the first free one; null: organise, not play.")
+        client_seed = _client_seed_field()
 
     def get_throttles(self) -> list[BaseThrottle]:
         return [ScopedRateThrottle()] if self.request.method == "POST" else []
@@ -117,7 +135,10 @@ class GameListCreateApi(APIView):
         data.is_valid(raise_exception=True)
         seat = data.validated_data.get("seat", services.SeatChoice.FIRST_FREE)
         game = services.game_create(
-            user=player(request), options=data.validated_data["options"], seat=seat
+            user=player(request),
+            options=data.validated_data["options"],
+            seat=seat,
+            client_seed=data.validated_data.get("client_seed", ""),
         )
         response = view_response(game.id, request, status.HTTP_201_CREATED)
         response["Location"] = reverse("game", kwargs={"game_id": game.id})
@@ -128,6 +149,7 @@ class SeatJoinApi(APIView):
     @extend_schema_serializer(component_name="SeatJoinInput")
     class InputSerializer(Serializer):
         seat = _seat_field("Omitted or null: the first free seat.")
+        client_seed = _client_seed_field()
 
     @extend_schema(
         tags=["games"],
@@ -157,7 +179,10 @@ class SeatJoinApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.seat_join(
-            game_id=game_id, user=player(request), seat=data.validated_data.get("seat")
+            game_id=game_id,
+            user=player(request),
+            seat=data.validated_data.get("seat"),
+            client_seed=data.validated_data.get("client_seed", ""),
         )
         return view_response(game.id, request, status.HTTP_201_CREATED)
 
@@ -196,6 +221,7 @@ class BotSeatApi(APIView):
     @extend_schema_serializer(component_name="BotSeatInput")
     class InputSerializer(Serializer):
         seat = _seat_field("Omitted or null: the first free seat.")
+        client_seed = _client_seed_field()
         level = serializers.ChoiceField(choices=BotLevel.choices)
 
     @extend_schema(

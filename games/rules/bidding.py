@@ -17,7 +17,9 @@ def _taken(state: GameState, seat: int, round_number: int, trump: int) -> tuple[
     return Bid(seat, round_number, bid), TrumpSet(seat, trump), RestDealt(rest)
 
 
-def decide_bid(state: GameState, seat: int, action: Action, next_seed: bytes) -> tuple[Event, ...]:
+def decide_bid(
+    state: GameState, seat: int, action: Action, next_seed: bytes, next_secret: bytes = b""
+) -> tuple[Event, ...]:
     """The events of a bid by the seat whose turn it is."""
     round_number = 1 if state.phase == BIDDING_1 else 2
     turned_suit = state.turned_card & 3
@@ -26,8 +28,8 @@ def decide_bid(state: GameState, seat: int, action: Action, next_seed: bytes) ->
         if round_number == 2 and seat == state.dealer:
             return (
                 passed,
-                HandThrownIn(state.hand_number, state.hand_seed),
-                *after_thrown_in(state, next_seed),
+                HandThrownIn(state.hand_number, state.hand_seed, state.hand_secret),
+                *after_thrown_in(state, next_seed, next_secret),
             )
         return (passed,)
     if isinstance(action, Take):

@@ -45,15 +45,24 @@ PASS = Pass()
 
 
 class StartGame(NamedTuple):
-    """The fourth seat filled: start the game and deal the first hand."""
+    """The fourth seat filled: start the game and deal the first hand.
+
+    With commit-reveal (docs/fairness.md) the service derives both seeds from the first
+    hand's `hand_secret` and the seats' `client_seeds`, and `secret_chain` is the
+    commitment it published when the table was created.
+    """
 
     game_seed: bytes
     hand_seed: bytes
     options: Options = Options()
+    hand_secret: bytes = b""
+    secret_chain: str = ""
+    client_seeds: tuple[str, str, str, str] = ("", "", "", "")
 
 
 class PlayerAction(NamedTuple):
-    """A seat's action; `next_hand_seed` deals the next hand if this one ends.
+    """A seat's action; `next_hand_seed` deals the next hand if this one ends (derived
+    from `next_hand_secret`, revealed when that hand ends: docs/fairness.md).
 
     `timed_out`: the service plays it for the seat, whose time ran out.
     """
@@ -62,6 +71,7 @@ class PlayerAction(NamedTuple):
     action: Action
     next_hand_seed: bytes
     timed_out: bool = False
+    next_hand_secret: bytes = b""
 
 
 class LeaveSeat(NamedTuple):

@@ -36,7 +36,9 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     Raises `RuleError` (with a stable `code`) when the command breaks a rule.
     """
     if isinstance(command, PlayerAction):
-        move = _decide_action(state, command.seat, command.action, command.next_hand_seed)
+        move = _decide_action(
+            state, command.seat, command.action, command.next_hand_seed, command.next_hand_secret
+        )
         return timed_out(state, command.seat, move) if command.timed_out else move
     if isinstance(command, LeaveSeat | ReturnSeat):
         return decide_presence(state, command)
@@ -45,12 +47,18 @@ def decide(state: GameState, command: Command) -> tuple[Event, ...]:
     if isinstance(command, CloseTable):
         return (TableClosed(command.reason),)
     dealer = first_dealer(command.game_seed)
-    started = GameStarted(command.options, dealer, command.game_seed.hex())
-    return started, deal(1, dealer, command.hand_seed)
+    started = GameStarted(
+        command.options,
+        dealer,
+        command.game_seed.hex(),
+        command.secret_chain,
+        command.client_seeds,
+    )
+    return started, deal(1, dealer, command.hand_seed, command.hand_secret, command.client_seeds)
 
 
 def _decide_action(
-    state: GameState, seat: int, action: Action, next_seed: bytes
+    state: GameState, seat: int, action: Action, next_seed: bytes, next_secret: bytes
 ) -> tuple[Event, ...]:
     phase = state.phase
     if type(seat) is not int or not 0 <= seat < 4:
@@ -63,11 +71,13 @@ def _decide_action(
         raise RuleError("not_your_turn", "it is not your turn")
     if phase == PLAYING:
         if isinstance(action, Play):
-            return decide_play(state, seat, action.card, action.belote, next_seed)
+            return decide_play(
+                state, seat, action.card, action.belote, next_seed, next_secret=next_secret
+            )
         if isinstance(action, Declare):
             return (_decide_declare(state, seat, action),)
         raise RuleError("wrong_phase", "the bidding is over: play a card")
-    return decide_bid(state, seat, action, next_seed)
+    return decide_bid(state, seat, action, next_seed, next_secret)
 
 
 def _decide_declare(state: GameState, seat: int, action: Declare) -> Declared:

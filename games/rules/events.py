@@ -13,18 +13,27 @@ from games.rules.options import Options
 
 
 class GameStarted(NamedTuple):
-    """The fourth seat filled; the first dealer comes from the game seed."""
+    """The fourth seat filled; the first dealer comes from the game seed.
+
+    `secret_chain` is the commitment to every hand's secret, published when the table
+    was created, and `client_seeds` the seats' contributions (docs/fairness.md); both
+    empty in a game started before commit-reveal.
+    """
 
     options: Options
     first_dealer: int
     game_seed: str
+    secret_chain: str = ""
+    client_seeds: tuple[str, str, str, str] = ("", "", "", "")
 
 
 class HandDealt(NamedTuple):
     """3 + 2 cards each, the turned card, the 11-card stock in order.
 
-    `seed` is the hand's secret seed: stored so that the end of the hand can
-    reveal it, never shown to anyone before (see `view.redact`).
+    `seed` is the hand's secret seed and `secret` the service's secret it was derived
+    from (docs/fairness.md, empty before commit-reveal): stored so that the end of the
+    hand can reveal them, never shown to anyone before (see `view.redact`).
+    `client_seeds` are the contributions the seed was derived from.
     """
 
     hand: int
@@ -34,6 +43,8 @@ class HandDealt(NamedTuple):
     turned_card: int
     stock: tuple[int, ...]
     seed: str
+    secret: str = ""
+    client_seeds: tuple[str, str, str, str] = ("", "", "", "")
 
 
 class Bid(NamedTuple):
@@ -45,10 +56,11 @@ class Bid(NamedTuple):
 
 
 class HandThrownIn(NamedTuple):
-    """Everybody passed twice; the seed is revealed."""
+    """Everybody passed twice; the seed and the hand's secret are revealed."""
 
     hand: int
     seed: str
+    secret: str = ""
 
 
 class TrumpSet(NamedTuple):
@@ -116,6 +128,8 @@ class HandScored(NamedTuple):
     deltas: tuple[int, int]
     game_scores: tuple[int, int]
     seed: str
+    #: the hand's secret, revealed (docs/fairness.md; empty before commit-reveal)
+    secret: str = ""
 
 
 class GameFinished(NamedTuple):

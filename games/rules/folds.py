@@ -56,6 +56,8 @@ def _game_started(event: GameStarted, state: GameState) -> GameState:
         game_seed=event.game_seed,
         first_dealer=event.first_dealer,
         dealer=event.first_dealer,
+        secret_chain=event.secret_chain,
+        client_seeds=event.client_seeds,
     )
 
 
@@ -68,6 +70,7 @@ def _hand_dealt(event: HandDealt, state: GameState) -> GameState:
         dealer=event.dealer,
         hand_number=event.hand,
         hand_seed=event.seed,
+        hand_secret=event.secret,
         seed_commitment=event.seed_commitment,
         hands=event.cards,
         turned_card=event.turned_card,

@@ -38,7 +38,13 @@ def _refusal(hand: int, trick: tuple[int, ...], trump: int, card: int) -> RuleEr
 
 
 def decide_play(
-    state: GameState, seat: int, card: int, belote: bool | None, next_seed: bytes
+    state: GameState,
+    seat: int,
+    card: int,
+    belote: bool | None,
+    next_seed: bytes,
+    *,
+    next_secret: bytes = b"",
 ) -> tuple[Event, ...]:
     """The events of `seat` (the seat to play) playing `card`: the card, and the
     trick, the declarations, the score and the next deal or end of game it completes."""
@@ -59,7 +65,7 @@ def decide_play(
     if won.trick < 8:
         return played, won
     scored = _score(state, won)
-    return (played, won, scored, *after_scoring(state, scored, next_seed))
+    return (played, won, scored, *after_scoring(state, scored, next_seed, next_secret))
 
 
 def _trick_won(state: GameState, last_card: int) -> TrickWon:
@@ -107,4 +113,5 @@ def _score(state: GameState, last: TrickWon) -> HandScored:
         result.deltas,
         game_scores,
         state.hand_seed,
+        state.hand_secret,
     )

@@ -10,7 +10,7 @@ from games.rules.options import Options
 from games.rules.tricks import legal_cards_mask
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
-ENGINE_VERSION = 6
+ENGINE_VERSION = 7
 
 WAITING = "waiting"
 BIDDING_1 = "bidding_1"
@@ -45,8 +45,13 @@ class GameState(NamedTuple):
     timeouts: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: the seats a bot plays for their player, who left or timed out too often
     absent: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    #: the commitment to every hand's secret and the seats' client seeds (docs/fairness.md)
+    secret_chain: str = ""
+    client_seeds: tuple[str, str, str, str] = ("", "", "", "")
     # the current hand
     hand_seed: str = ""
+    #: the service's secret the hand's seed was derived from (docs/fairness.md)
+    hand_secret: str = ""
     seed_commitment: str = ""
     turned_card: int = -1
     stock: tuple[int, ...] = ()
@@ -92,6 +97,8 @@ GAME_FIELDS = (
     "winner",
     "timeouts",
     "absent",
+    "secret_chain",
+    "client_seeds",
 )
 
 

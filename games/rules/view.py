@@ -92,7 +92,7 @@ def redact(event: Event, seat: int | None, state_after: GameState) -> dict[str, 
     data = event_to_dict(event)
     if isinstance(event, HandDealt | RestDealt):
         if isinstance(event, HandDealt):
-            del data["stock"], data["seed"]
+            del data["stock"], data["seed"], data["secret"]
         elif seat is None:
             return None
         data["cards"] = {} if seat is None else {str(seat): data["cards"][str(seat)]}

@@ -87,10 +87,14 @@ OPTIONS: Codec = (Options.to_dict, Options.from_record)
 
 #: type name, class, schema version, codec of each field (in the class's field order)
 SCHEMAS: dict[type, tuple[str, int, dict[str, Codec]]] = {
-    GameStarted: ("game_started", 1, {"options": OPTIONS}),
-    HandDealt: ("hand_dealt", 1, {"cards": SEAT_HANDS, "turned_card": CARD, "stock": CARD_LIST}),
+    GameStarted: ("game_started", 2, {"options": OPTIONS, "client_seeds": PAIR}),
+    HandDealt: (
+        "hand_dealt",
+        2,
+        {"cards": SEAT_HANDS, "turned_card": CARD, "stock": CARD_LIST, "client_seeds": PAIR},
+    ),
     Bid: ("bid", 1, {}),
-    HandThrownIn: ("hand_thrown_in", 1, {}),
+    HandThrownIn: ("hand_thrown_in", 2, {}),
     TrumpSet: ("trump_set", 1, {"trump": SUIT}),
     RestDealt: ("rest_dealt", 1, {"cards": SEAT_HANDS}),
     Declared: ("declared", 1, {"declarations": (_declarations, _declarations_back)}),
@@ -99,7 +103,7 @@ SCHEMAS: dict[type, tuple[str, int, dict[str, Codec]]] = {
     DeclarationsShown: ("declarations_shown", 1, {"declarations": (_shown, _shown_back)}),
     HandScored: (
         "hand_scored",
-        1,
+        2,
         {
             "trump": SUIT,
             **dict.fromkeys(("card_points", "totals", "scores", "deltas", "game_scores"), PAIR),
@@ -112,6 +116,16 @@ SCHEMAS: dict[type, tuple[str, int, dict[str, Codec]]] = {
     TableClosed: ("table_closed", 1, {}),
 }
 EVENT_TYPES: dict[str, Any] = {name: cls for cls, (name, _, _) in SCHEMAS.items()}
+
+_NO_SEEDS = ["", "", "", ""]
+#: (type, older schema version) -> the fields version 2 added, with the values that mean
+#: "before commit-reveal" (docs/fairness.md): stored events of either version replay
+UPCASTS: dict[tuple[str, Any], dict[str, Any]] = {
+    ("game_started", 1): {"secret_chain": "", "client_seeds": _NO_SEEDS},
+    ("hand_dealt", 1): {"secret": "", "client_seeds": _NO_SEEDS},
+    ("hand_thrown_in", 1): {"secret": ""},
+    ("hand_scored", 1): {"secret": ""},
+}
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
@@ -153,6 +167,9 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     if cls is None:
         raise ValueError(f"unknown event type {data.get('type')!r}")
     _, version, codecs = SCHEMAS[cls]
+    added = UPCASTS.get((str(data["type"]), data.get("v")))
+    if added is not None:
+        data = {**added, **data, "v": version}
     if data.get("v") != version:
         raise ValueError(f"unknown schema version {data.get('v')!r} of {data['type']!r}")
     if cls is TrickWon:

@@ -8,7 +8,7 @@ figures in docs/deploy.md). Works on PostgreSQL and on SQLite alike.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -23,8 +23,8 @@ from games.store.sql import datetime_column, json_column, uuid_param
 # LEFT JOINs: a table nobody sits at yet still has its one row, with NULL seat columns.
 _TABLE = """
 SELECT game.status, game.version, game.turn, game.options,
-       game.turn_deadline, game.time_banks_ms,
-       seat.seat, seat.user_id, occupant.username, seat.bot_level
+       game.turn_deadline, game.time_banks_ms, game.hand_secrets, game.secret_chain,
+       seat.seat, seat.user_id, occupant.username, seat.bot_level, seat.client_seed
 FROM games_game AS game
 LEFT JOIN games_seat AS seat ON seat.game_id = game.id
 LEFT JOIN accounts_user AS occupant ON occupant.id = seat.user_id
@@ -41,6 +41,8 @@ class SeatRow:
     user_id: int | None
     username: str | None
     bot_level: str | None
+    #: the seat's contribution to every deal (docs/fairness.md): public
+    client_seed: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,10 @@ class GameTable:
     #: each seat's time bank left, in ms; empty until a started game's first append
     time_banks_ms: tuple[int, ...]
     seats: tuple[SeatRow, ...]
+    #: the published commitment to the table's hand secrets (docs/fairness.md)
+    secret_chain: str = ""
+    #: the secret end of that chain: for the services' deals only, never in an answer
+    hand_secrets: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,7 @@ def game_table(game_id: UUID | str) -> GameTable:
         rows = cursor.fetchall()
     if not rows:
         raise GameNotFoundError()
-    status, version, turn, options, deadline, banks = rows[0][:6]
+    status, version, turn, options, deadline, banks, hand_secrets, secret_chain = rows[0][:8]
     return GameTable(
         id=UUID(str(game_id)),
         status=status,
@@ -89,10 +95,18 @@ def game_table(game_id: UUID | str) -> GameTable:
         turn_deadline=None if deadline is None else datetime_column(deadline),
         time_banks_ms=tuple(json_column(banks)),
         seats=tuple(
-            SeatRow(seat=seat, user_id=user_id, username=username, bot_level=bot_level)
-            for *_, seat, user_id, username, bot_level in rows
+            SeatRow(
+                seat=seat,
+                user_id=user_id,
+                username=username,
+                bot_level=bot_level,
+                client_seed=client_seed,
+            )
+            for *_, seat, user_id, username, bot_level, client_seed in rows
             if seat is not None
         ),
+        secret_chain=secret_chain,
+        hand_secrets=hand_secrets,
     )
 
 

@@ -60,18 +60,35 @@ def view_etag(table: GameTable) -> str:
     return f'"{table.version}-{hashlib.sha256(layout.encode()).hexdigest()[:12]}"'
 
 
+def fairness_view(table: GameTable) -> dict[str, Any]:
+    """What the table committed to and each seat contributes (docs/fairness.md): public,
+    from the table's creation on, before any hand is dealt."""
+    by_number = {row.seat: row.client_seed for row in table.seats}
+    return {
+        "secret_chain": table.secret_chain,
+        "client_seeds": [by_number.get(number) for number in range(SEAT_COUNT)],
+    }
+
+
 def game_view(*, table: GameTable, loaded: store.LoadedGame, seat: int | None) -> dict[str, Any]:
     """rules.view for `seat` (None: a spectator; legal_actions included) plus id, version,
-    seats and the turn clock."""
+    the head of the hash chain (a receipt: docs/audit.md), seats and the turn clock."""
+    return {**state_view(table=table, loaded=loaded, seat=seat), **clock_view(table)}
+
+
+def state_view(*, table: GameTable, loaded: store.LoadedGame, seat: int | None) -> dict[str, Any]:
+    """`game_view` without the turn clock: the game as of `loaded`, which may be a past
+    state (the replay, games/selectors/audit.py)."""
     body = rules.view(loaded.state, seat)
     body.update(
         id=str(table.id),
         version=loaded.version,
+        head_hash=loaded.head_hash,
         seat=seat,
         seats=seats_summary(table.seats),
         # Before game_started the state holds default options, not the table's.
         options=dict(table.options),
-        **clock_view(table),
+        fairness=fairness_view(table),
     )
     return body
 

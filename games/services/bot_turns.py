@@ -6,7 +6,6 @@ has moved on, so redelivered or duplicate tasks are harmless.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -17,6 +16,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from games import rules, selectors, store
+from games.audit import seeds
 from games.models import BotLevel, Game, GameStatus, Seat
 
 #: The Celery task that plays one bot turn (games/tasks.py).
@@ -54,7 +54,7 @@ def schedule_bot_turn(
 
 
 #: the level of the bot that plays for an absent player (docs/clocks.md)
-ABSENT_SEAT_LEVEL = BotLevel.BASIC
+ABSENT_SEAT_LEVEL = BotLevel(seeds.ABSENT_SEAT_LEVEL)
 
 
 def seats_follow_absence(
@@ -72,23 +72,6 @@ def seats_follow_absence(
         Seat.objects.filter(game_id=game_id, seat=row.seat).update(bot_level=level)
         followed.append(replace(row, bot_level=level))
     return tuple(followed)
-
-
-#: the domain tag of a bot seed's SHA-256 input (docs/bots.md, "Seeds")
-BOT_SEED_TAG = b"belote/bot-seed/v1"
-
-
-def bot_seed(hand_seed: bytes, version: int, seat: int) -> bytes:
-    """The bot's random seed for its decision at `version` in the hand of `hand_seed`.
-
-    SHA-256 over the tag, the current hand's secret seed (32 bytes), the version (8
-    bytes, big-endian) and the seat (1 byte). Nobody can predict it while the hand is
-    on, since its seed is secret until then; once `hand_scored` or `hand_thrown_in`
-    reveals the seed, an auditor who replays the events up to `version` can feed the
-    bot the same view and this seed and must get the action that was recorded.
-    """
-    material = BOT_SEED_TAG + hand_seed + version.to_bytes(8, "big") + bytes([seat])
-    return hashlib.sha256(material).digest()
 
 
 def stalled_bot_turns(*, older_than: timedelta = STALLED_AFTER) -> list[tuple[str, int]]:

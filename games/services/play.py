@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -15,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import rules, selectors, store
+from games.audit.seeds import bot_seed
 from games.errors import (
     GameNotFoundError,
     GameNotStartedError,
@@ -25,8 +25,9 @@ from games.errors import (
     VersionConflictError,
 )
 from games.models import GameStatus
-from games.services.bot_turns import bot_seed, schedule_bot_turn, seats_follow_absence
+from games.services.bot_turns import schedule_bot_turn, seats_follow_absence
 from games.services.clocks import clock_after, expiry_hint
+from games.services.deals import decide_move
 from games.services.notices import notices_append, notices_of_append
 
 
@@ -62,10 +63,8 @@ def game_act(
     if loaded.state.absent[seat]:
         raise SeatAbsentError()
     try:
-        command = rules.PlayerAction(
-            seat=seat, action=rules.parse_action(action), next_hand_seed=secrets.token_bytes(32)
-        )
-        events = rules.decide(loaded.state, command)
+        move = rules.parse_action(action)
+        events = decide_move(loaded.state, seat, move, table.hand_secrets)
     except rules.RuleError as error:
         raise RuleViolationError(error) from error
     return commit(table, seat, loaded, events, actor=store.Actor.user(int(user.pk)))
@@ -92,10 +91,7 @@ def bot_play(*, game_id: UUID, expected_version: int) -> bool:
 
     seed = bot_seed(bytes.fromhex(loaded.state.hand_seed), expected_version, bot.seat)
     wire = choose_action(rules.view(loaded.state, bot.seat), seed, bot.bot_level)
-    command = rules.PlayerAction(
-        seat=bot.seat, action=rules.parse_action(wire), next_hand_seed=secrets.token_bytes(32)
-    )
-    events = rules.decide(loaded.state, command)
+    events = decide_move(loaded.state, bot.seat, rules.parse_action(wire), table.hand_secrets)
     try:
         commit(table, bot.seat, loaded, events, actor=store.Actor.bot())
     except VersionConflictError:
@@ -163,7 +159,8 @@ def commit(
     schedule_bot_turn(table.id, progress, seats=table.seats)
     if clock.deadline != deadline_before:
         expiry_hint(table.id, progress.version, clock.deadline, now)
-    loaded_after = store.LoadedGame(state=after, version=progress.version)
+    head = appended.events[-1].hash if appended.events else loaded.head_hash
+    loaded_after = store.LoadedGame(state=after, version=progress.version, head_hash=head)
     return ActResult(
         table=table,
         seat=seat,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
@@ -28,6 +27,8 @@ from games.errors import (
     VersionConflictError,
 )
 from games.models import Game, GameStatus, Seat
+from games.rules import fairness
+from games.services import deals
 from games.services.play import commit
 
 SEATS = range(4)
@@ -48,11 +49,14 @@ def game_create(
     user: User,
     options: Mapping[str, Any],
     seat: int | SeatChoice | None = SeatChoice.FIRST_FREE,
+    client_seed: str = "",
 ) -> Game:
-    """A new table with validated options (defaults filled); `seat=None` only watches."""
+    """A new table with validated options (defaults filled); `seat=None` only watches.
+    `client_seed`: the creator's contribution to every deal (docs/fairness.md)."""
     game = _table_create(user, options)
     if seat is not None:
-        Seat.objects.create(game=game, seat=0 if seat is SeatChoice.FIRST_FREE else seat, user=user)
+        number = 0 if seat is SeatChoice.FIRST_FREE else seat
+        Seat.objects.create(game=game, seat=number, user=user, client_seed=client_seed)
     return game
 
 
@@ -69,7 +73,7 @@ def bot_game_create(*, user: User, options: Mapping[str, Any], levels: Sequence[
         raise ValueError("a bot game needs one level for each of the four seats")
     game = _table_create(user, options)
     Seat.objects.bulk_create(
-        Seat(game=game, seat=number, bot_level=level)
+        Seat(game=game, seat=number, bot_level=level, client_seed=_bot_client_seed(game, number))
         for number, level in zip(SEATS, levels, strict=True)
     )
     _start_if_full(game)
@@ -81,17 +85,30 @@ def _table_create(user: User, options: Mapping[str, Any]) -> Game:
         table_options = rules.Options.from_dict(dict(options))
     except rules.InvalidOptions as error:
         raise InvalidTableOptionsError(error) from error
-    return Game.objects.create(created_by=user, options=table_options.to_dict(), scores=[0, 0])
+    hand_secrets, secret_chain = deals.table_secrets()
+    return Game.objects.create(
+        created_by=user,
+        options=table_options.to_dict(),
+        scores=[0, 0],
+        hand_secrets=hand_secrets,
+        secret_chain=secret_chain,
+    )
+
+
+def _bot_client_seed(game: Game, seat: int) -> str:
+    """A bot's contribution, fixed by the table's commitment (docs/fairness.md)."""
+    return fairness.bot_client_seed(game.secret_chain, seat) if game.secret_chain else ""
 
 
 @transaction.atomic
-def seat_join(*, game_id: UUID, user: User, seat: int | None = None) -> Game:
-    """Sit `user` at `seat` (or the first free one); the fourth seat starts the game."""
+def seat_join(*, game_id: UUID, user: User, seat: int | None = None, client_seed: str = "") -> Game:
+    """Sit `user` at `seat` (or the first free one), with their contribution to every
+    deal (docs/fairness.md); the fourth seat starts the game."""
     game = _waiting_game_locked(game_id)
     seats = _seats(game)
     if any(row.user_id == user.pk for row in seats.values()):
         raise AlreadySeatedError()
-    Seat.objects.create(game=game, seat=_free_seat(seats, seat), user=user)
+    Seat.objects.create(game=game, seat=_free_seat(seats, seat), user=user, client_seed=client_seed)
     _start_if_full(game)
     return game
 
@@ -109,7 +126,9 @@ def bot_seat(*, game_id: UUID, user: User, level: str, seat: int | None = None) 
     number = _free_seat(seats, seat)
     if len(seats) == len(SEATS) - 1 and all(row.user_id is None for row in seats.values()):
         raise NoHumanSeatedError(_("This bot would fill the table with nobody playing at it."))
-    Seat.objects.create(game=game, seat=number, bot_level=level)
+    Seat.objects.create(
+        game=game, seat=number, bot_level=level, client_seed=_bot_client_seed(game, number)
+    )
     _start_if_full(game)
     return game
 
@@ -175,9 +194,9 @@ def _start_if_full(game: Game) -> None:
     except rules.InvalidOptions as error:
         raise InvalidTableOptionsError(error) from error
     state = rules.new_game()
-    command = rules.StartGame(
-        game_seed=secrets.token_bytes(32), hand_seed=secrets.token_bytes(32), options=options
-    )
+    by_seat = {row.seat: row.client_seed for row in seats}
+    client_seeds = (by_seat[0], by_seat[1], by_seat[2], by_seat[3])
+    command = deals.start_command(game.hand_secrets, game.secret_chain, client_seeds, options)
     events = rules.decide(state, command)
     start = store.LoadedGame(state=state, version=0)
     try:

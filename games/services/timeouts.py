@@ -10,7 +10,6 @@ a periodic task, so neither a redelivered nor a lost message can skip or double 
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 from uuid import UUID
 
@@ -18,14 +17,16 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import rules, selectors, store
+from games.audit import seeds
+from games.audit.seeds import bot_seed
 from games.errors import VersionConflictError
 from games.models import BotLevel, Game, GameStatus
-from games.services.bot_turns import bot_seed
 from games.services.clocks import GRACE
+from games.services.deals import decide_move
 from games.services.play import commit
 
 #: the bot whose choice is played for a player whose time ran out
-TIMEOUT_LEVEL = BotLevel.BASIC
+TIMEOUT_LEVEL = BotLevel(seeds.TIMEOUT_LEVEL)
 #: games one sweep expires at most: a backlog is worked off over a few ticks, and the
 #: sweep's transaction (which holds the claims) stays short
 SWEEP_LIMIT = 100
@@ -63,13 +64,8 @@ def turn_time_out(*, game_id: UUID, expected_version: int, now: datetime) -> boo
 
     seed = bot_seed(bytes.fromhex(loaded.state.hand_seed), expected_version, seat)
     wire = choose_action(rules.view(loaded.state, seat), seed, TIMEOUT_LEVEL)
-    command = rules.PlayerAction(
-        seat=seat,
-        action=rules.parse_action(wire),
-        next_hand_seed=secrets.token_bytes(32),
-        timed_out=True,
-    )
-    events = rules.decide(loaded.state, command)
+    move = rules.parse_action(wire)
+    events = decide_move(loaded.state, seat, move, table.hand_secrets, timed_out=True)
     try:
         commit(table, seat, loaded, events, actor=store.Actor.system(), now=now)
     except VersionConflictError:

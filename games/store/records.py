@@ -7,6 +7,7 @@ from datetime import datetime
 from uuid import UUID
 
 from games import rules
+from games.audit.chain import GENESIS
 from games.models import ActorKind
 
 
@@ -47,14 +48,18 @@ class StoredEvent:
     created_at: datetime
     #: the deadline of the turn this event started, if it is the one that started it
     turn_deadline: datetime | None = None
+    #: this event's link of the hash chain (docs/audit.md)
+    hash: str = ""
 
 
 @dataclass(frozen=True)
 class LoadedGame:
-    """A game's state after its event `version` (0: nothing happened yet)."""
+    """A game's state after its event `version` (0: nothing happened yet) and the hash of
+    that event, the head of the chain (docs/audit.md; all zeros at version 0)."""
 
     state: rules.GameState
     version: int
+    head_hash: str = GENESIS
 
 
 @dataclass(frozen=True)

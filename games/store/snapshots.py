@@ -26,8 +26,10 @@ from functools import cache
 from typing import Any
 from uuid import UUID
 
+from django.db.models import OuterRef, Subquery
+
 from games import rules
-from games.models import GameSnapshot
+from games.models import GameEvent, GameSnapshot
 from games.store.records import LoadedGame
 
 JSON = Any  # what json.loads may return
@@ -53,13 +55,17 @@ def latest(game_id: UUID, *, up_to: int | None = None) -> LoadedGame | None:
     rows = GameSnapshot.objects.filter(game_id=game_id, engine_version=rules.ENGINE_VERSION)
     if up_to is not None:
         rows = rows.filter(seq__lte=up_to)
-    for seq, value in rows.order_by("-seq").values_list("seq", "state")[:1]:
+    # The head of the chain at the snapshot: the hash of its event, in the same query.
+    head = GameEvent.objects.filter(game_id=OuterRef("game_id"), seq=OuterRef("seq"))
+    rows = rows.annotate(head_hash=Subquery(head.values("hash")[:1]))
+    newest = rows.order_by("-seq").values_list("seq", "state", "head_hash")[:1]
+    for seq, value, head_hash in newest:
         try:
             state = decode(value)
         except UndecodableSnapshotError:
             return None
-        if isinstance(state, rules.GameState):
-            return LoadedGame(state=state, version=seq)
+        if isinstance(state, rules.GameState) and head_hash:
+            return LoadedGame(state=state, version=seq, head_hash=head_hash)
     return None
 
 

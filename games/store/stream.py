@@ -20,6 +20,8 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import rules
+from games.audit import chain
+from games.audit.chain import GENESIS
 from games.models import Game, GameEvent
 from games.store import projection, snapshots
 from games.store.cache import recent_states
@@ -58,22 +60,10 @@ def append(
     caller.
     """
     now = timezone.now() if now is None else now
-    last = expected_version + len(events)
-    stored = tuple(
-        StoredEvent(
-            seq=seq,
-            event=event,
-            actor_kind=actor.kind,
-            created_at=now,
-            turn_deadline=turn_deadline if seq == last else None,
-        )
-        for seq, event in enumerate(events, start=expected_version + 1)
-    )
-    version = expected_version + len(stored)
+    version = expected_version + len(events)
     progress = projection.progress_of(state_after, version)
-    if not stored:
+    if not events:
         return Appended(events=(), progress=progress)
-    after = LoadedGame(state=state_after, version=version)
     try:
         # A savepoint only inside a caller's transaction, which a conflict leaves usable.
         with transaction.atomic():
@@ -82,52 +72,95 @@ def append(
             )
             if not moved:  # another writer got there first (or the caller is ahead)
                 raise ConcurrencyConflict(game_id, expected_version)
-            types = _insert(game_id, stored, actor, expected_version)
-            if HAND_BOUNDARIES & types:
-                snapshots.store(game_id, after, now)
+            # The row is locked now: the head cannot move under us.
+            rows = _chained(
+                game_id, events, expected_version, actor=actor, now=now, deadline=turn_deadline
+            )
+            _insert(game_id, rows, expected_version)
+            if HAND_BOUNDARIES & {row.type for row in rows}:
+                snapshots.store(game_id, LoadedGame(state_after, version), now)
             _notify(game_id, version)
     except OperationalError as error:
         if _sqlstate(error) not in _ROLLED_BACK:
             raise
         raise ConcurrencyConflict(game_id, expected_version) from error
+    stored = tuple(
+        StoredEvent(
+            seq=row.seq,
+            event=event,
+            actor_kind=actor.kind,
+            created_at=now,
+            turn_deadline=row.turn_deadline,
+            hash=row.hash,
+        )
+        for row, event in zip(rows, events, strict=True)
+    )
+    after = LoadedGame(state=state_after, version=version, head_hash=stored[-1].hash)
     # At once in autocommit; at the caller's commit inside its transaction.
     transaction.on_commit(lambda: recent_states().remember(game_id, after))
     return Appended(events=stored, progress=progress)
 
 
-def _insert(
-    game_id: UUID, stored: Sequence[StoredEvent], actor: Actor, expected_version: int
-) -> set[str]:
-    """INSERT the events; the types stored. A seq already taken (the read model lagged
-    behind the events) is a lost race: `ConcurrencyConflict`.
+_HEAD_AT = "SELECT hash FROM games_gameevent WHERE game_id = %s AND seq = %s"
+
+
+def _chained(
+    game_id: UUID,
+    events: Sequence[rules.Event],
+    expected_version: int,
+    *,
+    actor: Actor,
+    now: datetime,
+    deadline: datetime | None,
+) -> list[GameEvent]:
+    """The rows of `events`, each with its link of the hash chain: the one place a hash
+    is computed. The previous link is read back from the stored event at
+    `expected_version`, so the chain follows what is stored, not what a caller holds."""
+    previous = GENESIS
+    if expected_version:
+        with connection.cursor() as cursor:
+            cursor.execute(_HEAD_AT, [uuid_param(game_id), expected_version])
+            found = cursor.fetchone()
+        if found is None:  # the read model is ahead of the events: a lost race
+            raise ConcurrencyConflict(game_id, expected_version)
+        previous = found[0]
+    last = expected_version + len(events)
+    rows = []
+    for seq, event in enumerate(events, start=expected_version + 1):
+        wire = rules.event_to_dict(event)
+        kind, schema_version = wire.pop("type"), wire.pop("v")
+        previous = chain.link(previous, seq, kind, schema_version, wire)
+        rows.append(
+            GameEvent(
+                game_id=game_id,
+                seq=seq,
+                type=kind,
+                schema_version=schema_version,
+                payload=wire,
+                actor_kind=actor.kind,
+                actor_user_id=actor.user_id,
+                created_at=now,
+                turn_deadline=deadline if seq == last else None,
+                hash=previous,
+            )
+        )
+    return rows
+
+
+def _insert(game_id: UUID, rows: Sequence[GameEvent], expected_version: int) -> None:
+    """INSERT the rows. A seq already taken (the read model lagged behind the events) is
+    a lost race: `ConcurrencyConflict`.
 
     The ORM's, not plain SQL like the reads: as SQL, the guarded UPDATE and this INSERT
     saved 0.5-1.2 ms of CPU per action (timed in one process against these ORM calls,
     alternately), 4-9% of an action through the whole stack (13.7 ms there): under the
     10% that pays for leaving the ORM (docs/deploy.md)."""
-    rows = []
-    for item in stored:
-        wire = rules.event_to_dict(item.event)
-        rows.append(
-            GameEvent(
-                game_id=game_id,
-                seq=item.seq,
-                type=wire.pop("type"),
-                schema_version=wire.pop("v"),
-                payload=wire,
-                actor_kind=actor.kind,
-                actor_user_id=actor.user_id,
-                created_at=item.created_at,
-                turn_deadline=item.turn_deadline,
-            )
-        )
     try:
         GameEvent.objects.bulk_create(rows)
     except IntegrityError as error:
         if not _seq_taken(error):
             raise
         raise ConcurrencyConflict(game_id, expected_version) from error
-    return {row.type for row in rows}
 
 
 def _notify(game_id: UUID, version: int) -> None:
@@ -190,7 +223,7 @@ def rebuild_read_model(game_id: UUID) -> Appended:
 # Plain SQL, not the ORM: this read runs on every view and action, and compiling the
 # queryset cost more CPU than running it (games/store/sql.py, docs/deploy.md).
 _EVENTS_AFTER = """
-SELECT seq, type, schema_version, payload, actor_kind, created_at, turn_deadline
+SELECT seq, type, schema_version, payload, actor_kind, created_at, turn_deadline, hash
 FROM games_gameevent
 WHERE game_id = %s AND seq > %s
 ORDER BY seq
@@ -214,8 +247,9 @@ def load_events_after(
             actor_kind=actor,
             created_at=datetime_column(at),
             turn_deadline=None if deadline is None else datetime_column(deadline),
+            hash=link,
         )
-        for seq, kind, v, payload, actor, at, deadline in rows
+        for seq, kind, v, payload, actor, at, deadline, link in rows
     ]
 
 
@@ -226,7 +260,7 @@ def _replayed(start: LoadedGame, tail: Sequence[StoredEvent]) -> LoadedGame:
     if not tail:
         return start
     state = rules.replay([stored.event for stored in tail], start.state)
-    return LoadedGame(state=state, version=tail[-1].seq)
+    return LoadedGame(state=state, version=tail[-1].seq, head_hash=tail[-1].hash)
 
 
 def _event_of(event_type: str, schema_version: int, payload: dict[str, Any]) -> rules.Event:

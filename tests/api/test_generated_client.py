@@ -4,6 +4,7 @@ opens a table, seats three bots and plays a whole game against them, through the
 production server and a real Celery worker. Nothing here speaks HTTP by hand."""
 
 import importlib
+import json
 import os
 import random
 import subprocess
@@ -30,9 +31,15 @@ LONG_POLL_SECONDS = 5
 
 def _generate(schema_url: str, into: Path) -> str:
     """Generate the client package into `into`; the generator's whole output."""
+    # The generator knows no NDJSON (the game's export, games/api/audit.py): it is told to
+    # take it as bytes, which a client splits into lines itself (docs/audit.md).
+    config = into / "generator.json"
+    config.write_text(
+        json.dumps({"content_type_overrides": {"application/x-ndjson": "application/octet-stream"}})
+    )
     run = subprocess.run(
         [str(GENERATOR), "generate", "--url", schema_url, "--meta", "none",
-         "--output-path", str(into / PACKAGE)],
+         "--config", str(config), "--output-path", str(into / PACKAGE)],
         # Its post-generation hooks run ruff, which lives beside it.
         env={**os.environ, "PATH": f"{GENERATOR.parent}{os.pathsep}{os.environ['PATH']}"},
         capture_output=True,

@@ -16,7 +16,15 @@ from games.store.records import StoredEvent
 from tests.openapi_contract import strict_schema
 
 #: what games.selectors.game_view adds to rules.view (the clock is the service's, not the rules')
-SELECTOR_KEYS = {"id", "version", "seats", "turn_deadline", "time_banks_ms"}
+SELECTOR_KEYS = {
+    "id",
+    "version",
+    "head_hash",
+    "fairness",
+    "seats",
+    "turn_deadline",
+    "time_banks_ms",
+}
 VIEWERS = (0, 1, 2, 3, None)
 
 
@@ -55,6 +63,8 @@ def _api_view(state: rules.GameState, seat: int | None, version: int) -> dict:
         **rules.view(state, seat),
         "id": str(uuid.uuid4()),
         "version": version,
+        "head_hash": f"{version:064x}",
+        "fairness": {"secret_chain": state.secret_chain, "client_seeds": list(state.client_seeds)},
         "seats": seats,
         "turn_deadline": "2026-12-01T10:00:30.125Z" if state.turn is not None else None,
         "time_banks_ms": [60_000, 0, 15_500, 60_000],

@@ -10,7 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from games import rules, store
-from games.services.bot_turns import bot_seed
+from games.audit.seeds import bot_seed
 
 CARD = re.compile(r"^[789TJQKA][SHDC]$")
 SEATS = range(4)

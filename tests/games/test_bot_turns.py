@@ -15,11 +15,12 @@ import pytest
 from django.utils import timezone
 
 from games import rules, services, store, tasks
+from games.audit.seeds import bot_seed
 from games.bots import choose_action
 from games.feed.events import viewer_events_after
 from games.models import Game
 from games.rules.dealing import deal
-from games.services.bot_turns import bot_seed, stalled_bot_turns
+from games.services.bot_turns import stalled_bot_turns
 from tests.games.helpers import GAMES
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -176,6 +177,12 @@ def audit_bot_moves(public: list[dict[str, Any]], levels: Sequence[str]) -> int:
         for item in public
         if item["type"] in {"hand_scored", "hand_thrown_in"}
     }
+    # and each hand's secret, which its seed came from (docs/fairness.md)
+    secrets = {
+        item["data"]["hand"]: bytes.fromhex(item["data"]["secret"])
+        for item in public
+        if item["type"] in {"hand_scored", "hand_thrown_in"}
+    }
     state, index, checked = rules.new_game(), 0, 0
     while index < len(public):
         item = public[index]
@@ -183,7 +190,10 @@ def audit_bot_moves(public: list[dict[str, Any]], levels: Sequence[str]) -> int:
             produced: tuple[rules.Event, ...] = (rules.event_from_dict(wire(item)),)
         elif item["type"] == "hand_dealt":
             dealt = item["data"]
-            produced = (deal(dealt["hand"], dealt["dealer"], revealed[dealt["hand"]]),)
+            hand = dealt["hand"]
+            produced = (
+                deal(hand, dealt["dealer"], revealed[hand], secrets[hand], state.client_seeds),
+            )
         else:
             assert item["actor"] == "bot"
             seat, version = state.turn, item["seq"] - 1
@@ -191,7 +201,12 @@ def audit_bot_moves(public: list[dict[str, Any]], levels: Sequence[str]) -> int:
             seed = hashlib.sha256(b"belote/bot-seed/v1" + material).digest()
             choice = choose_action(rules.view(state, seat), seed, levels[seat])
             next_hand_seed = revealed.get(state.hand_number + 1, bytes(32))
-            command = rules.PlayerAction(seat, rules.parse_action(choice), next_hand_seed)
+            command = rules.PlayerAction(
+                seat,
+                rules.parse_action(choice),
+                next_hand_seed,
+                next_hand_secret=secrets.get(state.hand_number + 1, b""),
+            )
             produced = rules.decide(state, command)
             checked += 1
         for event in produced:

@@ -12,6 +12,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from bench.audit_store import append_move, random_move, table_secrets
 from games import rules, store
 from games.feed.events import viewer_events_after
 from games.models import Game, GameEvent, GameSnapshot
@@ -32,22 +33,9 @@ def _play_random(game_id: UUID, actions: int, rng: random.Random) -> store.Loade
     """Act through the store directly (no HTTP), like the service does."""
     loaded = store.load(game_id)
     for _ in range(actions):
-        public = rules.view(loaded.state, None)
-        if public["status"] == "finished":
+        if rules.summary(loaded.state).status == "finished":
             break
-        seat = public["turn"]
-        action = rng.choice(rules.legal_actions(loaded.state, seat))
-        command = rules.PlayerAction(seat, rules.parse_action(action), rng.randbytes(32))
-        events = rules.decide(loaded.state, command)
-        after = rules.replay(events, loaded.state)
-        store.append(
-            game_id,
-            expected_version=loaded.version,
-            events=events,
-            actor=store.Actor.system(),
-            state_after=after,
-        )
-        loaded = store.LoadedGame(after, loaded.version + len(events))
+        loaded = append_move(game_id, loaded, *random_move(loaded, rng, table_secrets(game_id)))
     return loaded
 
 

@@ -50,6 +50,8 @@ def test_the_table_read_is_one_statement_of_plain_values(players, django_assert_
             selectors.SeatRow(seat=seat, user_id=user.pk, username=user.username, bot_level=None)
             for seat, user in enumerate(players)
         ),
+        secret_chain=row.secret_chain,
+        hand_secrets=row.hand_secrets,
     )
 
 
@@ -151,7 +153,7 @@ def _stream(game_id):
     return list(rows.values_list("seq", "type", "payload"))
 
 
-def test_an_append_is_one_guarded_update_and_one_insert(players):
+def test_an_append_is_one_guarded_update_a_read_of_the_head_and_one_insert(players):
     game_id = _full_table(players)
     loaded, append, after = _next_move(game_id, actor=store.Actor.user(players[0].pk))
 
@@ -161,7 +163,8 @@ def test_an_append_is_one_guarded_update_and_one_insert(players):
     # inside the test's transaction, so a savepoint; pg_notify only on PostgreSQL
     notify = ["SELECT"] if connection.vendor == "postgresql" else []
     verbs = [query["sql"].split()[0] for query in queries]
-    assert verbs == ["SAVEPOINT", "UPDATE", "INSERT", *notify, "RELEASE"]
+    # the SELECT after the UPDATE reads the previous link of the hash chain (docs/audit.md)
+    assert verbs == ["SAVEPOINT", "UPDATE", "SELECT", "INSERT", *notify, "RELEASE"]
     row = Game.objects.get(pk=game_id)
     summary = rules.summary(after)
     assert (row.version, row.status, row.phase, row.turn, row.scores, row.winner) == (

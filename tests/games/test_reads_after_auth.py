@@ -100,8 +100,9 @@ def test_an_action_reads_the_token_then_the_game_then_appends(table):
     verbs = [query["sql"].split()[0] for query in acting[1:]]
     reads, writes = verbs[:2], [verb for verb in verbs[2:] if verb not in {"SAVEPOINT", "BEGIN"}]
     assert reads == ["SELECT", "SELECT"]  # the game with its seats, the events
-    assert writes[:3] == [
+    assert writes[:4] == [
         "UPDATE",  # the read model, at the expected version
+        "SELECT",  # the previous link of the hash chain (docs/audit.md)
         "INSERT",  # the events
         "SELECT",  # pg_notify, sent on commit
     ]
