@@ -30,6 +30,7 @@ from games.api.problems import GAME_NOT_FOUND
 Serializer = serializers.Serializer[Any]
 View = TypeVar("View", bound=Callable[..., Any])
 NDJSON = "application/x-ndjson"
+PLAIN_TEXT = "text/plain"
 # Logs differ per caller's rights, and a running game's belongs to staff only.
 _PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
 
@@ -85,6 +86,27 @@ class GameExportApi(APIView):
         answer = HttpResponse(body, content_type=NDJSON, headers=_PRIVATE)
         answer["Content-Disposition"] = f'attachment; filename="belote-{game_id}.ndjson"'
         return answer
+
+
+class GameRecordApi(APIView):
+    @_documented(
+        "game_record",
+        "The game as people read it: tag pairs, deals, bidding, play by trick, scores",
+        "A plain-text record in the spirit of chess's PGN and bridge's PBN, written from "
+        "the stored events (docs/audit.md, \"A readable record\"); `python -m "
+        "games.audit.record` prints the same from an export. Published, like the log, "
+        "once the game has ended; staff may read it at any time.",
+        {
+            (200, PLAIN_TEXT): OpenApiResponse(
+                {"type": "string"}, description="The record, UTF-8 text."
+            ),
+            **LOG_NOT_PUBLISHED,
+            **GAME_NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, game_id: UUID) -> HttpResponse:
+        text = selectors.game_record_text(game_id, player(request))
+        return HttpResponse(text, content_type=f"{PLAIN_TEXT}; charset=utf-8", headers=_PRIVATE)
 
 
 @extend_schema_serializer(component_name="GameAuditQuery")

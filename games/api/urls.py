@@ -3,7 +3,7 @@ mine_urls.py)."""
 
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from games.api.audit import GameAuditApi, GameExportApi, GameReplayApi
+from games.api.audit import GameAuditApi, GameExportApi, GameRecordApi, GameReplayApi
 from games.api.presence import SeatLeaveRunningApi, SeatReturnApi
 from games.api.tables import BotSeatApi, GameListCreateApi, SeatJoinApi, SeatLeaveApi
 from games.api.views import GameActApi, GameDetailApi
@@ -44,6 +44,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/actions", GameActApi.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/export", GameExportApi.as_view(), name="game-export"),
     path("games/<uuid:game_id>/audit", GameAuditApi.as_view(), name="game-audit"),
+    path("games/<uuid:game_id>/record", GameRecordApi.as_view(), name="game-record"),
     path("games/<uuid:game_id>/replay", GameReplayApi.as_view(), name="game-replay"),
     path("", include("games.api.feed_urls")),
     path("", include("games.api.mine_urls")),

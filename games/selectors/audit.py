@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import rules, store
+from games.audit.record import record_of_rows
 from games.audit.report import Report
 from games.audit.seeds import ABSENT_SEAT_LEVEL
 from games.audit.verify import audit_rows
@@ -36,6 +37,18 @@ def game_log(game_id: UUID | str, user: User) -> list[dict[str, Any]]:
     table = game_table(game_id)
     _require_log_reader(table, user)
     return stored_log(table)
+
+
+def game_record_text(game_id: UUID | str, user: User) -> str:
+    """The game's readable record (games/audit/record.py), published like its log."""
+    table = game_table(game_id)
+    _require_log_reader(table, user)
+    rows = store.stored_rows(table.id)
+    names = {row.seat: row.username or f"bot ({row.bot_level})" for row in table.seats}
+    tags = {"Game": str(table.id)}
+    if rows:
+        tags["Date"] = rows[0]["created_at"][:10].replace("-", ".")
+    return record_of_rows(rows, tags=tags, names=[names.get(seat, "") for seat in range(4)])
 
 
 def stored_log(table: GameTable) -> list[dict[str, Any]]:

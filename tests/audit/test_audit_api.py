@@ -24,19 +24,6 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db]
 TRIGGER = "games_gameevent_no_update_delete"
 
 
-@pytest.fixture
-def players(make_user):
-    return [make_user() for _ in range(4)]
-
-
-@pytest.fixture
-def finished(players):
-    game_id = seated_table(players)
-    play_stored(game_id, 5)
-    assert Game.objects.get(pk=game_id).status == "finished"
-    return game_id
-
-
 def _export(client, game_id):
     answer = client.get(f"{GAMES}/{game_id}/export")
     assert answer.status_code == 200, answer.content
