@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "belote_project.apps.DiagnosticsConfig",
     "accounts",
     "games",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -210,6 +211,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "expire-due-turns": {
         "task": "games.tasks.expire_due_turns",
         "schedule": 1.0,
+    },
+    # A safety net: results and round closes are queued on commit; this finds lost ones.
+    "sweep-unrecorded-tournament-games": {
+        "task": "tournaments.tasks.sweep_unrecorded_games",
+        "schedule": 30.0,
     },
     "purge-idempotency-records": {
         "task": "games.tasks.purge_idempotency_records",

@@ -5,17 +5,20 @@ from games.services.play import ActResult, bot_play, game_act
 from games.services.presence import seat_absent_set
 from games.services.tables import (
     SeatChoice,
+    SeatTaker,
     bot_game_create,
     bot_seat,
     game_create,
     seat_join,
     seat_leave,
+    seated_game_create,
 )
 from games.services.timeouts import due_turns_expire, turn_time_out
 
 __all__ = [
     "ActResult",
     "SeatChoice",
+    "SeatTaker",
     "bot_game_create",
     "bot_play",
     "bot_seat",
@@ -26,5 +29,6 @@ __all__ = [
     "seat_absent_set",
     "seat_join",
     "seat_leave",
+    "seated_game_create",
     "turn_time_out",
 ]

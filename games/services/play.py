@@ -27,6 +27,7 @@ from games.errors import (
 from games.models import GameStatus
 from games.services.bot_turns import bot_seed, schedule_bot_turn, seats_follow_absence
 from games.services.clocks import clock_after
+from games.signals import game_finished
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,8 @@ def commit(
     )
     # After append's transaction (or inside the caller's): either way it runs after commit.
     schedule_bot_turn(table.id, progress, seats=table.seats)
+    if progress.summary.status == GameStatus.FINISHED:
+        announce_finished(table.id)
     loaded_after = store.LoadedGame(state=after, version=progress.version)
     return ActResult(
         table=table,
@@ -163,6 +166,14 @@ def commit(
         after=loaded_after,
         appended=list(appended.events),
         view=selectors.game_view(table=table, loaded=loaded_after, seat=seat),
+    )
+
+
+def announce_finished(game_id: UUID) -> None:
+    """Send `game_finished` once the append that ended the game is committed (robust: a
+    receiver's failure is logged, never undoes the move)."""
+    transaction.on_commit(
+        lambda: game_finished.send_robust(sender="games", game_id=game_id), robust=True
     )
 
 
