@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.models import User
 from games import selectors
 from games import services as game_services
 from tournaments import services
@@ -50,3 +51,23 @@ def play_round(tournament: Tournament) -> None:
             services.game_result_record(match.game_id)
     services.round_close(tournament.pk, number)
     tournament.refresh_from_db()
+
+
+def leave_to_bots(game_id) -> None:
+    """Every player of a game hands their seat to a bot (as a player who steps away)."""
+    for row in selectors.game_table(game_id).seats:
+        if row.user_id is not None:
+            game_services.seat_absent_set(
+                game_id=game_id, user=User.objects.get(pk=row.user_id), seat=row.seat, absent=True
+            )
+
+
+def play_round_away(tournament: Tournament) -> None:
+    """As `play_round`, the players' seats played by bots while they are away."""
+    tournament.refresh_from_db()
+    for match in Match.objects.filter(
+        round__tournament=tournament, round__number=tournament.current_round
+    ):
+        if match.game_id is not None:
+            leave_to_bots(match.game_id)
+    play_round(tournament)
