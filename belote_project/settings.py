@@ -280,6 +280,8 @@ REST_FRAMEWORK = {
         "login": env_str("THROTTLE_LOGIN", "10/min"),
         "register": env_str("THROTTLE_REGISTER", "20/hour"),
         "game_create": env_str("THROTTLE_GAME_CREATE", "30/hour"),
+        # creating a tournament and adding bot teams: each bot team is games played
+        "tournament_create": env_str("THROTTLE_TOURNAMENT_CREATE", "300/hour"),
         "game_actions": env_str("THROTTLE_GAME_ACTIONS", "240/min"),
     },
     # 0: the client address is REMOTE_ADDR; X-Forwarded-For is trusted only behind

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
-from belote_project.pagination import CursorPage
+from belote_project.pagination import CursorPage, page_response
 from belote_project.query import query_values
 from belote_project.schema import invalid_request, problem
 from games import selectors, services
@@ -105,9 +105,7 @@ class GameListCreateApi(APIView):
             mine=filters.validated_data["mine"],
             status=filters.validated_data.get("status"),
         )
-        page = CursorPage()
-        rows = page.paginate_queryset(games, request, view=self) or []
-        return page.get_paginated_response([selectors.game_summary(game) for game in rows])
+        return page_response(games, request, self, selectors.game_summary)
 
     @extend_schema(
         tags=["games"],

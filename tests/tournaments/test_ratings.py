@@ -36,7 +36,7 @@ def snapshot():
     return ratings, changes
 
 
-def test_winners_go_up_losers_down_and_a_rebuild_gives_the_same_numbers(make_user):
+def test_winners_go_up_losers_down_and_a_rebuild_gives_the_same_numbers(make_user, auth_client):
     organiser = make_user()
     players = [make_user() for _ in range(3)]
     tournament = rated_tournament(organiser, players)
@@ -62,6 +62,11 @@ def test_winners_go_up_losers_down_and_a_rebuild_gives_the_same_numbers(make_use
     history = selectors.rating_history(players[0])
     assert len(history) == 2
     assert history[0]["mu_after"] == history[1]["mu_before"]
+    answer = auth_client().get(f"/api/v1/ratings/{players[0].username}")
+    assert answer.status_code == 200
+    served = [(entry["game_id"], entry["mu_after"]) for entry in answer.json()["history"]]
+    assert served == [(entry["game_id"], entry["mu_after"]) for entry in history]
+    assert answer.json()["rating"]["games"] == 2
 
 
 def test_an_unrated_tournament_leaves_ratings_alone(make_user):

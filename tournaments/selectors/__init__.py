@@ -1,6 +1,6 @@
 """Reads: a tournament, its teams, standings, rounds and progress feed; the ratings."""
 
-from tournaments.selectors.ratings import leaderboard, rating_history, rating_line
+from tournaments.selectors.ratings import leaderboard, rating_history, rating_line, rating_of
 from tournaments.selectors.tournament import (
     events_after,
     rounds_of,
@@ -16,6 +16,7 @@ __all__ = [
     "leaderboard",
     "rating_history",
     "rating_line",
+    "rating_of",
     "rounds_of",
     "standings_of",
     "team_line",

@@ -30,6 +30,12 @@ def rating_line(rating: Rating) -> dict[str, Any]:
     }
 
 
+def rating_of(user: User) -> dict[str, Any] | None:
+    """The player's rating line, None before their first rated game."""
+    rating = Rating.objects.select_related("user").filter(user=user).first()
+    return None if rating is None else rating_line(rating)
+
+
 def leaderboard(limit: int) -> list[dict[str, Any]]:
     """The best ratings first; provisional ones are listed too, flagged."""
     rows = (
