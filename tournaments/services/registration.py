@@ -70,13 +70,16 @@ def tournament_create(*, organiser: User, settings: Settings) -> Tournament:
         raise InvalidTableOptionsError(error) from error
     if settings.format == Format.SWISS:
         if settings.rounds is None or not 1 <= settings.rounds <= SWISS_ROUNDS_MAX:
-            raise _invalid("rounds", f"A Swiss needs from 1 to {SWISS_ROUNDS_MAX} rounds.")
+            raise _invalid(
+                "rounds",
+                _("A Swiss needs from 1 to %(most)d rounds.") % {"most": SWISS_ROUNDS_MAX},
+            )
     elif settings.rounds is not None:
-        raise _invalid("rounds", "Only a Swiss takes a number of rounds.")
+        raise _invalid("rounds", _("Only a Swiss takes a number of rounds."))
     opens = settings.registration_opens_at or timezone.now()
     closes = settings.registration_closes_at
     if closes is not None and closes <= opens:
-        raise _invalid("registration_closes_at", "Registration must close after it opens.")
+        raise _invalid("registration_closes_at", _("Registration must close after it opens."))
     return Tournament.objects.create(
         name=settings.name,
         format=settings.format,

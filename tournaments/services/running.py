@@ -17,6 +17,7 @@ from uuid import UUID
 from celery import current_app
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import rules, selectors, services
@@ -69,7 +70,8 @@ def tournament_start(*, tournament_id: UUID, user: User) -> Tournament:
         raise NotEnoughTeamsError()
     if tournament.format == Format.SWISS and int(tournament.rounds or 0) > count - 1:
         raise NotEnoughTeamsError(
-            f"{count} teams can play at most {count - 1} Swiss rounds without a rematch."
+            _("%(teams)d teams can play at most %(rounds)d Swiss rounds without a rematch.")
+            % {"teams": count, "rounds": count - 1}
         )
     tournament.status = TournamentStatus.RUNNING
     tournament.started_at = timezone.now()
