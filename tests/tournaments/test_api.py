@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from games import selectors as game_selectors
 from tests.tournaments.helpers import play_round
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -148,3 +149,36 @@ def test_ratings_endpoints(auth_client, user):
     missing = client.get(f"/api/v1/ratings/{user.username}")
     assert (missing.status_code, missing.json()["code"]) == (404, "player_not_found")
     assert client.get("/api/v1/ratings", {"limit": 0}).status_code == 400
+
+
+def test_no_tournament_answer_carries_a_seed(auth_client, user):
+    """The draw's seed and the games' secret seeds never leave the service this way (a
+    game's cards are behind its own endpoints, for its own seats)."""
+    organiser = auth_client(user)
+    tid = create(organiser, options={"target": 1}, rounds=1, first_round="random").json()["id"]
+    for number in range(4):
+        organiser.post(
+            f"{T}/{tid}/bot-teams",
+            {"name": f"bots {number}", "levels": ["random", "random"]},
+            format="json",
+        )
+    organiser.post(f"{T}/{tid}/start")
+    answers = [
+        organiser.get(path).content.decode()
+        for path in (
+            T,
+            f"{T}/{tid}",
+            f"{T}/{tid}/rounds",
+            f"{T}/{tid}/standings",
+            f"{T}/{tid}/progress",
+        )
+    ]
+    secrets = [Tournament.objects.get(pk=tid).draw_seed]
+    for match in Match.objects.filter(round__tournament_id=tid):
+        state = game_selectors.table_state(match.game_id).loaded.state
+        secrets += [state.game_seed, state.hand_seed]
+    assert all(len(secret) >= 32 for secret in secrets)
+    for text in answers:
+        assert "_seed" not in text  # no draw_seed, game_seed, hand_seed (a team's seed is its rank)
+        for secret in secrets:
+            assert secret not in text

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from belote_project.pagination import CursorPage, page_response
 from belote_project.query import query_values
-from belote_project.schema import invalid_request
+from belote_project.schema import invalid_request, problem
 from games.api.answers import player
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.problems import IN_FLIGHT_CONFLICT
@@ -68,6 +68,7 @@ class TournamentListCreateApi(APIView):
         responses={
             200: PageSerializer,
             **invalid_request("`cursor` or `page_size` is invalid (see `errors`)."),
+            **problem(404, "NotFound", ["not_found"], "`cursor` is not one this list issued."),
         },
     )
     def get(self, request: Request) -> Response:
