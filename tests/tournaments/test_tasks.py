@@ -165,3 +165,30 @@ def test_a_late_entry_plays_from_the_next_round_until_half_the_rounds_have_start
 
     assert not plays(1)
     assert plays(2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_closes_of_one_round_at_once_open_the_next_round_once(user):
+    tournament = tournament_of_bots(user, format="swiss", teams=4, rounds=2)
+    services.tournament_start(tournament_id=tournament.pk, user=user)
+    for match in Match.objects.filter(round__tournament=tournament):
+        play_out(match.game_id)
+        services.game_result_record(match.game_id)
+    barrier = threading.Barrier(2)
+    closed: list[bool] = []
+
+    def close() -> None:
+        barrier.wait()
+        try:
+            closed.append(services.round_close(tournament.pk, 1))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=close) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(closed) == [False, True]
+    assert Round.objects.filter(tournament=tournament).count() == 2
+    assert Match.objects.filter(round__tournament=tournament, round__number=2).count() == 2
