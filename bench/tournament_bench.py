@@ -2,9 +2,9 @@
 
     .venv/bin/python -m bench.tournament_bench [--teams 64] [--rounds 6] [--concurrency 2]
 
-A scratch PostgreSQL database (`belote_bench_tournament`) and Redis on localhost; the
-worker is `bench/tournament_worker.py` (the production worker counting each task's SQL
-statements). This process creates the tournament through the services, starts it and
+A scratch PostgreSQL database (`belote_bench_tournament`, or `BENCH_DATABASE`) and Redis
+on localhost; the worker is `bench/tournament_worker.py` (the production worker counting
+each task's SQL statements). This process creates the tournament through the services, starts it and
 waits until it has finished by itself. It prints:
 
 - the wall time from the start to the finish;
@@ -24,12 +24,18 @@ import sys
 import time
 
 import django
-import psycopg
 import redis
 
-from bench.load_server import POSTGRES, POSTGRES_URL, REDIS, ROOT
+# a database of its own, so that a load benchmark running meanwhile keeps its own
+os.environ.setdefault("BENCH_DATABASE", "belote_bench_tournament")
+from bench.load_server import (
+    DB_NAME,
+    POSTGRES_URL,
+    REDIS,
+    ROOT,
+    prepare_database,
+)
 
-DB_NAME = "belote_bench_tournament"
 COUNTS_URL = f"{REDIS}/11"
 BROKER_URL = f"{REDIS}/10"
 
@@ -50,15 +56,7 @@ def environment() -> dict[str, str]:
 
 
 def prepare(env: dict[str, str]) -> None:
-    with psycopg.connect(f"{POSTGRES} dbname=postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    prepare_database(env)
     redis.Redis.from_url(COUNTS_URL).flushdb()
 
 

@@ -1,29 +1,18 @@
 """Admin: watch tournaments (teams, rounds, results, ratings); changes go through the
 services, so an operator's withdrawal follows the same rules as a player's."""
 
-from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from belote_project.admin_views import ReadOnly
 from belote_project.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Match, Rating, Team, Tournament, TournamentEvent
 
 
-class _ReadOnly:
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class TeamInline(_ReadOnly, admin.TabularInline[Team, Tournament]):
+class TeamInline(ReadOnly, admin.TabularInline[Team, Tournament]):
     model = Team
     extra = 0
     fields = ("seed", "name", "captain", "captain_bot", "partner", "partner_bot", "status")
@@ -31,7 +20,7 @@ class TeamInline(_ReadOnly, admin.TabularInline[Team, Tournament]):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(_ReadOnly, admin.ModelAdmin[Tournament]):
+class TournamentAdmin(ReadOnly, admin.ModelAdmin[Tournament]):
     list_display = ("name", "format", "status", "current_round", "total_rounds", "rated")
     list_filter = ("status", "format", "rated")
     search_fields = ("name", "id")
@@ -39,7 +28,7 @@ class TournamentAdmin(_ReadOnly, admin.ModelAdmin[Tournament]):
 
 
 @admin.register(Team)
-class TeamAdmin(_ReadOnly, admin.ModelAdmin[Team]):
+class TeamAdmin(ReadOnly, admin.ModelAdmin[Team]):
     list_display = ("name", "tournament", "seed", "status", "withdrawn_from_round")
     list_filter = ("status",)
     search_fields = ("name", "tournament__name")
@@ -59,19 +48,19 @@ class TeamAdmin(_ReadOnly, admin.ModelAdmin[Team]):
 
 
 @admin.register(Match)
-class MatchAdmin(_ReadOnly, admin.ModelAdmin[Match]):
+class MatchAdmin(ReadOnly, admin.ModelAdmin[Match]):
     list_display = ("round", "table", "home", "away", "outcome", "home_score", "away_score")
     list_filter = ("outcome",)
     list_select_related = ("round", "home", "away")
 
 
 @admin.register(TournamentEvent)
-class TournamentEventAdmin(_ReadOnly, admin.ModelAdmin[TournamentEvent]):
+class TournamentEventAdmin(ReadOnly, admin.ModelAdmin[TournamentEvent]):
     list_display = ("tournament", "seq", "type", "created_at")
     list_filter = ("type",)
 
 
 @admin.register(Rating)
-class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
+class RatingAdmin(ReadOnly, admin.ModelAdmin[Rating]):
     list_display = ("user", "mu", "sigma", "games", "updated_at")
     ordering = ("-mu",)
