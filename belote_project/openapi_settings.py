@@ -27,6 +27,12 @@ OPENAPI_SETTINGS: dict[str, Any] = {
         "SuitEnum": "games.api.fields.SUIT_CHOICES",
         "BeloteCallEnum": "games.api.fields.BELOTE_CALLS",
         "HandScoredTypeEnum": ["hand_scored"],
+        # field names both apps use, each for its own choices: the games keep the names
+        # they had, the tournaments name theirs
+        "KindEnum": "games.api.fields.DECLARATION_KINDS",
+        "OutcomeEnum": ["made", "inside", "litige"],
+        "MatchOutcomeEnum": "tournaments.api.serializers.OUTCOMES",
+        "TeamMemberKindEnum": "tournaments.api.serializers.MEMBER_KINDS",
     },
     "TAGS": [
         {"name": "auth", "description": "Accounts and bearer tokens."},
@@ -37,6 +43,8 @@ OPENAPI_SETTINGS: dict[str, Any] = {
             "name": "audit",
             "description": "A game's hash-chained log, its audit, and the game as of any event.",
         },
+        {"name": "tournaments", "description": "Tournaments: teams, rounds, standings."},
+        {"name": "ratings", "description": "Players' ratings from rated tournament games."},
         {"name": "health", "description": "Whether the service's dependencies answer."},
     ],
     "POSTPROCESSING_HOOKS": [

@@ -1,9 +1,16 @@
 """Cursor pagination: stable pages while games are created and finished under the reader."""
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django.db.models import Model, QuerySet
 from rest_framework import serializers
 from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+M = TypeVar("M", bound=Model)
 
 
 class CursorPage(CursorPagination):
@@ -28,3 +35,12 @@ class CursorPageQuery(serializers.Serializer[Any]):
     page_size = serializers.IntegerField(
         min_value=1, max_value=CursorPage.max_page_size, required=False
     )
+
+
+def page_response(
+    rows: QuerySet[M], request: Request, view: APIView, line: Callable[[M], Any]
+) -> Response:
+    """One page of `rows`, each shown by `line`, with the links to the pages around it."""
+    page = CursorPage()
+    found = page.paginate_queryset(rows, request, view=view) or []
+    return page.get_paginated_response([line(row) for row in found])

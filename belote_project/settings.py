@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "belote_project.apps.DiagnosticsConfig",
     "accounts",
     "games",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -221,6 +222,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "games.tasks.close_stale_tables",
         "schedule": 300.0,
     },
+    # A safety net: results and round closes are queued on commit; this finds lost ones.
+    "sweep-unrecorded-tournament-games": {
+        "task": "tournaments.tasks.sweep_unrecorded_games",
+        "schedule": 30.0,
+    },
     "purge-idempotency-records": {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": 3600.0,
@@ -286,6 +292,8 @@ REST_FRAMEWORK = {
         "login": env_str("THROTTLE_LOGIN", "10/min"),
         "register": env_str("THROTTLE_REGISTER", "20/hour"),
         "game_create": env_str("THROTTLE_GAME_CREATE", "30/hour"),
+        # creating a tournament and adding bot teams: each bot team is games played
+        "tournament_create": env_str("THROTTLE_TOURNAMENT_CREATE", "300/hour"),
         "game_actions": env_str("THROTTLE_GAME_ACTIONS", "240/min"),
     },
     # 0: the client address is REMOTE_ADDR; X-Forwarded-For is trusted only behind

@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/v1/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("accounts.api.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
 ]
 
 handler400 = "belote_project.views.bad_request"

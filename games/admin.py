@@ -5,18 +5,12 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from belote_project.admin_views import ReadOnly
 from games.models import Game, GameEvent, Seat
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[Any]):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin[Any]):
+    pass
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):

@@ -32,7 +32,7 @@ KEYWORDS = {
 
 def marked_messages() -> set[str]:
     found = set()
-    for package in ("belote_project", "games", "accounts"):
+    for package in ("belote_project", "games", "accounts", "tournaments"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             REPO / package, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):

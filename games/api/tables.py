@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
-from belote_project.pagination import CursorPage, CursorPageQuery
+from belote_project.pagination import CursorPageQuery, page_response
 from belote_project.query import query_values
 from belote_project.schema import CURSOR_NOT_FOUND, invalid_request, problem
 from belote_project.text_fields import TextPatternField
@@ -113,9 +113,7 @@ class GameListCreateApi(APIView):
             mine=filters.validated_data["mine"],
             status=filters.validated_data.get("status"),
         )
-        page = CursorPage()
-        rows = page.paginate_queryset(games, request, view=self) or []
-        return page.get_paginated_response([selectors.game_summary(game) for game in rows])
+        return page_response(games, request, self, selectors.game_summary)
 
     @extend_schema(
         tags=["games"],

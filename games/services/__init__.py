@@ -6,17 +6,20 @@ from games.services.presence import seat_absent_set
 from games.services.stale_tables import stale_tables_close
 from games.services.tables import (
     SeatChoice,
+    SeatTaker,
     bot_game_create,
     bot_seat,
     game_create,
     seat_join,
     seat_leave,
+    seated_game_create,
 )
 from games.services.timeouts import due_turns_expire, turn_time_out
 
 __all__ = [
     "ActResult",
     "SeatChoice",
+    "SeatTaker",
     "bot_game_create",
     "bot_play",
     "bot_seat",
@@ -28,6 +31,7 @@ __all__ = [
     "seat_absent_set",
     "seat_join",
     "seat_leave",
+    "seated_game_create",
     "stale_tables_close",
     "turn_time_out",
 ]

@@ -29,6 +29,7 @@ from games.services.bot_turns import schedule_bot_turn, seats_follow_absence
 from games.services.clocks import clock_after, expiry_hint
 from games.services.deals import decide_move
 from games.services.notices import notices_append, notices_of_append
+from games.signals import game_finished
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,8 @@ def commit(
     schedule_bot_turn(table.id, progress, seats=table.seats)
     if clock.deadline != deadline_before:
         expiry_hint(table.id, progress.version, clock.deadline, now)
+    if progress.summary.status == GameStatus.FINISHED:
+        announce_finished(table.id)
     head = appended.events[-1].hash if appended.events else loaded.head_hash
     loaded_after = store.LoadedGame(state=after, version=progress.version, head_hash=head)
     return ActResult(
@@ -168,6 +171,14 @@ def commit(
         after=loaded_after,
         appended=list(appended.events),
         view=selectors.game_view(table=table, loaded=loaded_after, seat=seat),
+    )
+
+
+def announce_finished(game_id: UUID) -> None:
+    """Send `game_finished` once the append that ended the game is committed (robust: a
+    receiver's failure is logged, never undoes the move)."""
+    transaction.on_commit(
+        lambda: game_finished.send_robust(sender="games", game_id=game_id), robust=True
     )
 
 

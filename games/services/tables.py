@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -75,6 +76,42 @@ def bot_game_create(*, user: User, options: Mapping[str, Any], levels: Sequence[
     Seat.objects.bulk_create(
         Seat(game=game, seat=number, bot_level=level, client_seed=_bot_client_seed(game, number))
         for number, level in zip(SEATS, levels, strict=True)
+    )
+    _start_if_full(game)
+    return game
+
+
+@dataclass(frozen=True)
+class SeatTaker:
+    """Who takes a seat of a game created whole: a user (by id) or a bot of a level."""
+
+    user_id: int | None = None
+    bot_level: str | None = None
+
+
+@transaction.atomic
+def seated_game_create(
+    *, user: User, options: Mapping[str, Any], seats: Sequence[SeatTaker]
+) -> Game:
+    """A game organised by `user` with its four seats given (seat 0 first), started at
+    once: the tables a tournament sets up for its pairings. For internal callers only,
+    like `bot_game_create`: the options are validated as for any table."""
+    if len(seats) != len(SEATS) or any(
+        (taker.user_id is None) == (taker.bot_level is None) for taker in seats
+    ):
+        raise ValueError("a seated game needs a user or a bot level for each of four seats")
+    game = _table_create(user, options)
+    # Bots contribute the seed the table's commitment fixes; a player seated by a
+    # tournament contributes nothing (the empty seed, docs/fairness.md).
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            seat=number,
+            user_id=taker.user_id,
+            bot_level=taker.bot_level,
+            client_seed=_bot_client_seed(game, number) if taker.bot_level else "",
+        )
+        for number, taker in zip(SEATS, seats, strict=True)
     )
     _start_if_full(game)
     return game

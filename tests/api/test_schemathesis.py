@@ -31,6 +31,7 @@ GENEROUS_RATES = {
     "THROTTLE_LOGIN": "100000/min",
     "THROTTLE_REGISTER": "100000/hour",
     "THROTTLE_GAME_CREATE": "100000/hour",
+    "THROTTLE_TOURNAMENT_CREATE": "100000/hour",
     "THROTTLE_GAME_ACTIONS": "100000/min",
 }
 # A bound for a hung run, far above the few minutes it takes.

@@ -1,0 +1,84 @@
+"""Running tournaments through the services, in this process (the worker's tasks called
+directly): pairings, byes, standings, withdrawals and the finish."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Seat
+from tests.tournaments.helpers import play_round, tournament_of_bots
+from tournaments import selectors, services
+from tournaments.errors import NotEnoughTeamsError, WithdrawalClosedError
+from tournaments.models import Match, TournamentEvent, TournamentStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def pairs_of(tournament):
+    return [
+        (m.round.number, m.home_id, m.away_id)
+        for m in Match.objects.filter(round__tournament=tournament).select_related("round")
+    ]
+
+
+def test_a_swiss_of_five_bot_teams_runs_to_its_end(user):
+    tournament = tournament_of_bots(user, format="swiss", teams=5, rounds=3)
+    services.tournament_start(tournament_id=tournament.pk, user=user)
+    tournament.refresh_from_db()
+    rounds = 0
+    while tournament.status == TournamentStatus.RUNNING:
+        play_round(tournament)
+        rounds += 1
+    assert rounds == 3
+    played = pairs_of(tournament)
+    met = [frozenset((h, a)) for _, h, a in played if a is not None]
+    assert len(met) == len(set(met)) == 6  # two matches a round, no rematch
+    byes = [h for _, h, a in played if a is None]
+    assert len(byes) == len(set(byes)) == 3  # a bye each round, never twice to one team
+    table = selectors.standings_of(tournament)
+    assert [line["rank"] for line in table] == [1, 2, 3, 4, 5]
+    assert sum(line["match_points"] for line in table) == 3 * (2 * 2 + 2)
+    kinds = list(
+        TournamentEvent.objects.filter(tournament=tournament).values_list("type", flat=True)
+    )
+    assert kinds[-1] == "tournament_finished"
+    assert kinds.count("round_started") == 3
+    assert kinds.count("game_finished") == 6
+
+
+def test_tournament_games_seat_the_home_team_at_0_and_2(user):
+    tournament = tournament_of_bots(user, format="knockout", teams=2)
+    services.tournament_start(tournament_id=tournament.pk, user=user)
+    (match,) = Match.objects.filter(round__tournament=tournament)
+    seats = {row.seat: row.bot_level for row in Seat.objects.filter(game_id=match.game_id)}
+    assert seats == {0: "random", 1: "random", 2: "random", 3: "random"}
+
+
+def test_a_swiss_needs_more_teams_than_rounds(user):
+    tournament = tournament_of_bots(user, format="swiss", teams=3, rounds=3)
+    with pytest.raises(NotEnoughTeamsError):
+        services.tournament_start(tournament_id=tournament.pk, user=user)
+
+
+def test_withdrawal_mid_swiss_leaves_the_team_out_of_later_rounds(user):
+    tournament = tournament_of_bots(user, format="swiss", teams=6, rounds=4)
+    services.tournament_start(tournament_id=tournament.pk, user=user)
+    play_round(tournament)  # round 2 is paired as round 1 closes
+    leaving = tournament.teams.order_by("seed").first()
+    services.team_withdraw(tournament_id=tournament.pk, team_id=leaving.pk, user=user)
+    while tournament.status == TournamentStatus.RUNNING:
+        play_round(tournament)
+    # round 2 plays on with the team; from round 3 it is gone
+    assert any(leaving.pk in (h, a) for n, h, a in pairs_of(tournament) if n == 2)
+    later = [(h, a) for n, h, a in pairs_of(tournament) if n > 2]
+    assert all(leaving.pk not in pair for pair in later)
+    assert len([1 for h, a in later if a is None]) == 2  # five teams left: a bye a round
+    assert leaving.pk in [line["team"]["id"] for line in selectors.standings_of(tournament)]
+
+
+def test_a_round_robin_refuses_withdrawal_once_started(user):
+    tournament = tournament_of_bots(user, format="round_robin", teams=3)
+    services.tournament_start(tournament_id=tournament.pk, user=user)
+    team = tournament.teams.first()
+    with pytest.raises(WithdrawalClosedError):
+        services.team_withdraw(tournament_id=tournament.pk, team_id=team.pk, user=user)

@@ -1,0 +1,1 @@
+"""The tournaments app: hosted tournaments of teams of two, and the players' ratings."""

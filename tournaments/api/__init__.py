@@ -1,0 +1,1 @@
+"""The tournament endpoints under /api/v1/tournaments and /api/v1/ratings."""

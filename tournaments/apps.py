@@ -1,0 +1,16 @@
+"""The tournaments app: listens for finished games (games knows nothing of tournaments)."""
+
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # games sends `game_finished` after the commit that ends a game; it cannot import
+        # tournaments (pyproject.toml's contracts), so tournaments listens.
+        from games.signals import game_finished  # noqa: PLC0415 (apps are loaded)
+        from tournaments.services.running import on_game_finished  # noqa: PLC0415
+
+        game_finished.connect(on_game_finished, dispatch_uid="tournaments-game-finished")

@@ -1,0 +1,1 @@
+"""The commands: `ratings_rebuild`."""

@@ -1,0 +1,32 @@
+"""Tournament commands: every write to a tournament goes through one of these."""
+
+from tournaments.services.ratings import game_rate, ratings_rebuild
+from tournaments.services.registration import (
+    Settings,
+    bot_team_add,
+    invitation_answer,
+    team_register,
+    team_withdraw,
+    tournament_create,
+)
+from tournaments.services.running import (
+    game_result_record,
+    round_close,
+    tournament_start,
+    unrecorded_games_sweep,
+)
+
+__all__ = [
+    "Settings",
+    "bot_team_add",
+    "game_rate",
+    "game_result_record",
+    "invitation_answer",
+    "ratings_rebuild",
+    "round_close",
+    "team_register",
+    "team_withdraw",
+    "tournament_create",
+    "tournament_start",
+    "unrecorded_games_sweep",
+]

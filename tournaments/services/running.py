@@ -1,0 +1,285 @@
+"""Running a tournament: the start, each game's result, each round's close, the finish.
+
+Nobody pushes a tournament along: a game's end (games' `game_finished`, after its
+commit) queues `record_game_result`; the result that completes a round queues
+`close_round` with that round's number; closing it opens the next round or finishes
+the tournament. Both tasks lock the tournament's row and do nothing when what they
+carry is done already, so a task delivered twice, or the sweeper's copy of a lost
+one, changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from uuid import UUID
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import rules, selectors, services
+from games.errors import GameNotFoundError
+from tournaments.errors import (
+    NotEnoughTeamsError,
+    NotTournamentOrganiserError,
+    TournamentNotFoundError,
+    TournamentStartedError,
+)
+from tournaments.formats import Outcome, Pairing
+from tournaments.formats.records import PairingError
+from tournaments.models import (
+    Format,
+    Match,
+    NoShow,
+    Round,
+    RoundStatus,
+    Team,
+    TeamStatus,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.selectors import standings_of
+from tournaments.services import pairing, progress
+from tournaments.services.ratings import game_rate
+
+logger = logging.getLogger(__name__)
+
+RECORD_TASK = "tournaments.tasks.record_game_result"
+CLOSE_TASK = "tournaments.tasks.close_round"
+
+
+@transaction.atomic
+def tournament_start(*, tournament_id: UUID, user: User) -> Tournament:
+    """The organiser starts: pending invitations lapse, round 1 is paired and its games
+    created with everyone seated."""
+    tournament = _locked(tournament_id)
+    if tournament is None:
+        raise TournamentNotFoundError()
+    if tournament.organiser_id != user.pk:
+        raise NotTournamentOrganiserError()
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise TournamentStartedError()
+    Team.objects.filter(tournament=tournament, status=TeamStatus.INVITED).update(
+        status=TeamStatus.DECLINED
+    )
+    count = Team.objects.filter(tournament=tournament, status=TeamStatus.REGISTERED).count()
+    if count < 2:
+        raise NotEnoughTeamsError()
+    if tournament.format == Format.SWISS and int(tournament.rounds or 0) > count - 1:
+        raise NotEnoughTeamsError(
+            _("%(teams)d teams can play at most %(rounds)d Swiss rounds without a rematch.")
+            % {"teams": count, "rounds": count - 1}
+        )
+    tournament.status = TournamentStatus.RUNNING
+    tournament.started_at = timezone.now()
+    tournament.total_rounds = pairing.round_count(tournament, count)
+    _round_open(tournament, 1)
+    return tournament
+
+
+def _locked(tournament_id: UUID) -> Tournament | None:
+    return Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+
+
+def _round_open(
+    tournament: Tournament, number: int, pairings: tuple[Pairing, ...] | None = None
+) -> Round:
+    """Pair round `number` (unless paired already), create its games (seats 0 and 2 the
+    home team's) and say so."""
+    if pairings is None:
+        pairings = pairing.pairings(tournament, number)
+    tournament.current_round = number
+    tournament.save(update_fields=["status", "started_at", "total_rounds", "current_round"])
+    played = Round.objects.create(tournament=tournament, number=number)
+    teams = {team.pk: team for team in Team.objects.filter(tournament=tournament)}
+    now = timezone.now()
+    listed = []
+    for table, pair in enumerate(pairings, start=1):
+        match = _match_create(tournament, played, table=table, pair=pair, teams=teams, now=now)
+        listed.append(
+            {
+                "table": table,
+                "home": pair.home,
+                "away": pair.away,
+                "game_id": None if match.game_id is None else str(match.game_id),
+            }
+        )
+    progress.progress_append(
+        tournament, progress.ROUND_STARTED, {"round": number, "pairings": listed}
+    )
+    if not Match.objects.filter(round=played, outcome__isnull=True).exists():
+        _close_on_commit(tournament.pk, number)  # a round of byes only is over at once
+    return played
+
+
+def _match_create(
+    tournament: Tournament,
+    played: Round,
+    *,
+    table: int,
+    pair: Pairing,
+    teams: dict[int, Team],
+    now: Any,
+) -> Match:
+    if pair.away is None:
+        return Match.objects.create(
+            round=played,
+            table=table,
+            home_id=pair.home,
+            outcome=Outcome.BYE.value,
+            recorded_at=now,
+        )
+    home, away = teams[pair.home], teams[pair.away]
+    seats = [
+        _taker(home.captain_id, home.captain_bot),
+        _taker(away.captain_id, away.captain_bot),
+        _taker(home.partner_id, home.partner_bot),
+        _taker(away.partner_id, away.partner_bot),
+    ]
+    game = services.seated_game_create(
+        user=tournament.organiser, options=tournament.options, seats=seats
+    )
+    return Match.objects.create(round=played, table=table, home=home, away=away, game=game)
+
+
+def _taker(user_id: int | None, bot_level: str | None) -> services.SeatTaker:
+    return services.SeatTaker(user_id=user_id, bot_level=None if user_id else bot_level)
+
+
+def on_game_finished(sender: Any, *, game_id: UUID, **kwargs: Any) -> None:
+    """The receiver of games' `game_finished`: queue the recording of its result (a
+    game outside any tournament costs one query)."""
+    if Match.objects.filter(game_id=game_id, outcome__isnull=True).exists():
+        current_app.send_task(RECORD_TASK, args=(str(game_id),))
+
+
+def game_result_record(game_id: UUID) -> bool:
+    """Copy a finished game's result into its match, rate it, and close the round if it
+    was the last; False (nothing done) if not a pending tournament game or not over."""
+    match = Match.objects.filter(game_id=game_id).select_related("round").first()
+    if match is None or match.outcome is not None:
+        return False
+    try:
+        state = selectors.table_state(game_id).loaded.state
+    except GameNotFoundError:
+        return False
+    summary = rules.summary(state)
+    if summary.status != "finished":
+        return False
+    with transaction.atomic():
+        tournament = _locked(match.round.tournament_id)
+        match = Match.objects.select_for_update().select_related("round").get(pk=match.pk)
+        if tournament is None or match.outcome is not None:
+            return False
+        outcome = _outcome(tournament, summary)
+        match.outcome = outcome.value
+        match.home_score, match.away_score = summary.scores
+        match.recorded_at = timezone.now()
+        match.save(update_fields=["outcome", "home_score", "away_score", "recorded_at"])
+        if tournament.rated:
+            game_rate(game_id)
+        number = match.round.number
+        progress.progress_append(
+            tournament,
+            progress.GAME_FINISHED,
+            {
+                "round": number,
+                "table": match.table,
+                "game_id": str(game_id),
+                "outcome": outcome.value,
+                "home_score": match.home_score,
+                "away_score": match.away_score,
+            },
+        )
+        if not Match.objects.filter(round=match.round, outcome__isnull=True).exists():
+            _close_on_commit(tournament.pk, number)
+    return True
+
+
+def _outcome(tournament: Tournament, summary: rules.Summary) -> Outcome:
+    """The match's outcome: the game's, unless a no-show forfeits it (a seat still absent
+    at the end, under `no_show: forfeit`)."""
+    if tournament.no_show == NoShow.FORFEIT and summary.absent:
+        home_absent = any(seat % 2 == 0 for seat in summary.absent)
+        away_absent = any(seat % 2 == 1 for seat in summary.absent)
+        if home_absent and away_absent:
+            return Outcome.DOUBLE_FORFEIT
+        return Outcome.HOME_FORFEIT if home_absent else Outcome.AWAY_FORFEIT
+    if summary.winner is None:
+        return Outcome.DRAW
+    return Outcome.HOME if summary.winner == 0 else Outcome.AWAY
+
+
+def _close_on_commit(tournament_id: UUID, number: int) -> None:
+    def enqueue() -> None:
+        current_app.send_task(CLOSE_TASK, args=(str(tournament_id), number))
+
+    transaction.on_commit(enqueue, robust=True)
+
+
+@transaction.atomic
+def round_close(tournament_id: UUID, number: int) -> bool:
+    """Close round `number` once every match of it has a result: open the next round or
+    finish. False if that round is not the one being played, or not over yet."""
+    tournament = _locked(tournament_id)
+    if tournament is None or tournament.status != TournamentStatus.RUNNING:
+        return False
+    played = Round.objects.filter(tournament=tournament, number=number).first()
+    if tournament.current_round != number or played is None:
+        return False
+    if played.status != RoundStatus.PLAYING:
+        return False
+    if Match.objects.filter(round=played, outcome__isnull=True).exists():
+        return False
+    played.status, played.closed_at = RoundStatus.CLOSED, timezone.now()
+    played.save(update_fields=["status", "closed_at"])
+    following = _next_pairings(tournament, number + 1)
+    if following is None:
+        _finish(tournament)
+    else:
+        _round_open(tournament, number + 1, following)
+    return True
+
+
+def _next_pairings(tournament: Tournament, number: int) -> tuple[Pairing, ...] | None:
+    """Round `number`'s pairings, or None when the tournament is over: its rounds are
+    played, or (a Swiss whose withdrawals left fewer than two teams) none can be paired."""
+    if number > tournament.total_rounds:
+        return None
+    try:
+        pairs = pairing.pairings(tournament, number)
+    except PairingError:
+        return None
+    return pairs if any(pair.away is not None for pair in pairs) else None
+
+
+def _finish(tournament: Tournament) -> None:
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    table = standings_of(tournament)
+    progress.progress_append(
+        tournament,
+        progress.TOURNAMENT_FINISHED,
+        {"round": tournament.current_round, "winner": table[0]["team"]["id"] if table else None},
+    )
+
+
+def unrecorded_games_sweep() -> int:
+    """Periodic: record the finished games whose result task was lost (broker down when
+    the game ended, worker killed), and close the rounds left open the same way."""
+    done = 0
+    pending = Match.objects.filter(
+        outcome__isnull=True, game__status="finished", round__status=RoundStatus.PLAYING
+    ).values_list("game_id", flat=True)
+    for game_id in list(pending[:500]):
+        done += game_result_record(game_id)
+    open_rounds = Round.objects.filter(
+        status=RoundStatus.PLAYING, tournament__status=TournamentStatus.RUNNING
+    ).exclude(matches__outcome__isnull=True)
+    for played in list(open_rounds.values_list("tournament_id", "number")[:500]):
+        done += round_close(*played)
+    return done
