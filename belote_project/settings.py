@@ -227,6 +227,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.tasks.sweep_unrecorded_games",
         "schedule": 30.0,
     },
+    # A tournament starts by itself once its registration closes (docs/tournaments.md).
+    "start-due-tournaments": {
+        "task": "tournaments.tasks.start_due_tournaments",
+        "schedule": 30.0,
+    },
     "purge-idempotency-records": {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": 3600.0,

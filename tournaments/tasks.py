@@ -24,3 +24,9 @@ def close_round(tournament_id: str, number: int) -> bool:
 def sweep_unrecorded_games() -> int:
     """Periodic (celery beat): results and round closes whose task was lost."""
     return services.unrecorded_games_sweep()
+
+
+@shared_task(ignore_result=True)
+def start_due_tournaments() -> int:
+    """Periodic (celery beat): start the tournaments whose registration has closed."""
+    return services.due_tournaments_start()

@@ -3,13 +3,16 @@ directly): pairings, byes, standings, withdrawals and the finish."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games.models import Seat
 from tests.tournaments.helpers import play_round, tournament_of_bots
 from tournaments import selectors, services
 from tournaments.errors import NotEnoughTeamsError, WithdrawalClosedError
-from tournaments.models import Match, TournamentEvent, TournamentStatus
+from tournaments.models import Match, Tournament, TournamentEvent, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +85,39 @@ def test_a_round_robin_refuses_withdrawal_once_started(user):
     team = tournament.teams.first()
     with pytest.raises(WithdrawalClosedError):
         services.team_withdraw(tournament_id=tournament.pk, team_id=team.pk, user=user)
+
+
+def _closing(tournament, minutes_ago: int) -> None:
+    closes = timezone.now() - timedelta(minutes=minutes_ago)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        registration_opens_at=closes - timedelta(days=1), registration_closes_at=closes
+    )
+
+
+def test_a_tournament_starts_by_itself_once_its_registration_closes(user):
+    closed = tournament_of_bots(user, format="round_robin", teams=3)
+    still_open = tournament_of_bots(user, format="round_robin", teams=3)
+    _closing(closed, 1)
+    Tournament.objects.filter(pk=still_open.pk).update(
+        registration_closes_at=timezone.now() + timedelta(hours=1)
+    )
+
+    assert services.due_tournaments_start() == 1
+    assert services.due_tournaments_start() == 0  # a second sweep finds nothing to do
+
+    closed.refresh_from_db()
+    still_open.refresh_from_db()
+    assert closed.status == TournamentStatus.RUNNING
+    assert Match.objects.filter(round__tournament=closed, round__number=1).count() == 2
+    assert still_open.status == TournamentStatus.REGISTRATION
+
+
+def test_a_closed_registration_with_too_few_teams_waits_for_its_organiser(user):
+    lonely = tournament_of_bots(user, format="knockout", teams=1)
+    _closing(lonely, 5)
+
+    assert services.due_tournaments_start() == 0
+
+    lonely.refresh_from_db()
+    assert lonely.status == TournamentStatus.REGISTRATION
+    assert not Match.objects.filter(round__tournament=lonely).exists()

@@ -10,6 +10,7 @@ from tournaments.services.registration import (
     tournament_create,
 )
 from tournaments.services.running import (
+    due_tournaments_start,
     game_result_record,
     round_close,
     tournament_start,
@@ -19,6 +20,7 @@ from tournaments.services.running import (
 __all__ = [
     "Settings",
     "bot_team_add",
+    "due_tournaments_start",
     "game_rate",
     "game_result_record",
     "invitation_answer",

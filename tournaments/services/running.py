@@ -11,6 +11,7 @@ one, changes nothing.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -62,6 +63,45 @@ def tournament_start(*, tournament_id: UUID, user: User) -> Tournament:
         raise NotTournamentOrganiserError()
     if tournament.status != TournamentStatus.REGISTRATION:
         raise TournamentStartedError()
+    _start(tournament)
+    return tournament
+
+
+def due_tournaments_start(*, now: datetime | None = None, limit: int = 20) -> int:
+    """Start the tournaments whose registration has closed (celery beat): the same start
+    as the organiser's. One whose teams cannot play (fewer than two, or too few for its
+    Swiss rounds) stays in registration for its organiser, who may withdraw or start it
+    by hand once it can; it is tried again at each sweep. Rows another sweeper holds are
+    skipped. How many started."""
+    now = now or timezone.now()
+    started = 0
+    for tournament_id in _registration_closed(now, limit):
+        with transaction.atomic():
+            tournament = (
+                Tournament.objects.select_for_update(skip_locked=True)
+                .filter(pk=tournament_id, status=TournamentStatus.REGISTRATION)
+                .first()
+            )
+            if tournament is None:
+                continue
+            try:
+                with transaction.atomic():  # a refused start leaves nothing behind
+                    _start(tournament)
+            except NotEnoughTeamsError:
+                logger.info("tournament %s: registration closed, too few teams", tournament.pk)
+                continue
+            started += 1
+    return started
+
+
+def _registration_closed(now: datetime, limit: int) -> list[UUID]:
+    rows = Tournament.objects.filter(
+        status=TournamentStatus.REGISTRATION, registration_closes_at__lte=now
+    ).order_by("registration_closes_at")
+    return list(rows.values_list("pk", flat=True)[:limit])
+
+
+def _start(tournament: Tournament) -> None:
     Team.objects.filter(tournament=tournament, status=TeamStatus.INVITED).update(
         status=TeamStatus.DECLINED
     )
@@ -77,7 +117,6 @@ def tournament_start(*, tournament_id: UUID, user: User) -> Tournament:
     tournament.started_at = timezone.now()
     tournament.total_rounds = pairing.round_count(tournament, count)
     _round_open(tournament, 1)
-    return tournament
 
 
 def _locked(tournament_id: UUID) -> Tournament | None:
