@@ -8,11 +8,12 @@ backend and the worker's database access together.
 import os
 import signal
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import quote
 
 import pytest
@@ -56,33 +57,41 @@ def worker_environment(**overrides: str) -> dict[str, str]:
     return env
 
 
-def start_worker(*options: str, **popen: Any) -> subprocess.Popen[str]:
+def start_worker(*options: str, log: IO[str], **popen: Any) -> subprocess.Popen[str]:
     """A `celery worker` process on this run's queue (`popen`: more Popen arguments,
-    `env` included); its output is piped, for the test to print."""
+    `env` included), writing its output to `log`: a file, never a pipe, which a worker
+    that logs more than the pipe holds (~64 KiB) would block on, silently."""
     queue = ("--queues", settings.CELERY_TASK_DEFAULT_QUEUE)
     command = worker_command(
         f"roundtrip-{uuid.uuid4().hex[:8]}@%h", *WORKER_OPTIONS, *queue, *options
     )
     popen.setdefault("env", worker_environment())
     return subprocess.Popen(
-        command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen
+        command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, text=True, **popen
     )
+
+
+def print_log(log: IO[str]) -> None:
+    """The worker's output, shown by pytest when the test fails."""
+    log.seek(0)
+    print(log.read())
 
 
 @contextmanager
 def running_worker(*options: str) -> Iterator[subprocess.Popen[str]]:
     """A `celery worker` process on this test run's database, broker and queue."""
-    worker = start_worker(*options)
-    try:
-        yield worker
-    finally:
-        worker.send_signal(signal.SIGTERM)
+    with tempfile.TemporaryFile("w+") as log:
+        worker = start_worker(*options, log=log)
         try:
-            output, _ = worker.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
-        print(output)  # shown by pytest when the test fails
+            yield worker
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+            print_log(log)
 
 
 @pytest.fixture

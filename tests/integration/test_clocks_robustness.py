@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -28,7 +29,11 @@ from belote_project.celery import app as belote_app
 from bench.load_server import free_port
 from games.models import Game, GameEvent
 from tests.games.helpers import GAMES
-from tests.integration.test_celery_round_trip import start_worker, worker_environment
+from tests.integration.test_celery_round_trip import (
+    print_log,
+    start_worker,
+    worker_environment,
+)
 from tests.integration.test_clocks_worker import of_type, players_turn, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -48,24 +53,26 @@ def table_with_three_bots(client, options: dict[str, object]) -> UUID:
 def beat_worker(schedule: Path, **env: str) -> Iterator[subprocess.Popen[str]]:
     """A worker with beat embedded, in a process group of its own (beat is a child
     process of the worker: killing the group kills both)."""
-    worker = start_worker(
-        "--beat",
-        "--schedule-filename",
-        str(schedule),
-        env=worker_environment(**env),
-        start_new_session=True,
-    )
-    try:
-        yield worker
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(worker.pid, signal.SIGTERM)
+    with tempfile.TemporaryFile("w+") as log:
+        worker = start_worker(
+            "--beat",
+            "--schedule-filename",
+            str(schedule),
+            log=log,
+            env=worker_environment(**env),
+            start_new_session=True,
+        )
         try:
-            output, _ = worker.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-            output, _ = worker.communicate()
-        print(output)  # shown by pytest when the test fails
+            yield worker
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGTERM)
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(worker.pid, signal.SIGKILL)
+                worker.wait()
+            print_log(log)
 
 
 def assert_played_once_each(game_id: UUID) -> None:
