@@ -18,10 +18,10 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from accounts.selectors import access_token_alive
 from games.feed.listener import Wakeup, game_wakeups
 from games.feed.selectors import SignedOut
 from games.feed.threads import in_pool_thread
+from games.feed.tokens import token_alive
 from games.feed.waiting import RECONNECT_MILLISECONDS, Silence, TokenClock, sse_event
 from games.models import PlayerNotice
 from games.selectors import deadline_text
@@ -81,7 +81,6 @@ def notice_wire(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _read = in_pool_thread(notices_after)
-_token_alive = in_pool_thread(access_token_alive)
 
 
 @contextlib.asynccontextmanager
@@ -94,7 +93,7 @@ async def player_wakeups(user_id: int) -> AsyncIterator[Wakeup]:
 async def _check_token(viewer: PlayerViewer, clock: TokenClock) -> None:
     if viewer.token_id is None or not clock.due():
         return
-    if not await _token_alive(token_id=viewer.token_id):
+    if not await token_alive(viewer.token_id):
         raise SignedOut
 
 

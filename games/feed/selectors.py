@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from accounts.selectors import access_token_alive
 from games.errors import GameNotFoundError
 from games.models import Game, GameStatus
 
@@ -87,8 +86,3 @@ def game_heading(game_id: UUID) -> GameHeading:
         finished=status == GameStatus.FINISHED,
         seats={user_id: seat for _, _, user_id, seat in rows if user_id is not None},
     )
-
-
-def viewer_signed_in(viewer: FeedViewer) -> bool:
-    """Whether the token the viewer came with would still authenticate a request."""
-    return viewer.token_id is None or access_token_alive(token_id=viewer.token_id)

@@ -13,8 +13,8 @@ from collections.abc import AsyncGenerator, Callable
 from contextlib import AbstractAsyncContextManager
 
 from games.feed.hub import following
-from games.feed.selectors import FeedPage, FeedViewer, SignedOut, viewer_signed_in
-from games.feed.threads import in_pool_thread
+from games.feed.selectors import FeedPage, FeedViewer, SignedOut
+from games.feed.tokens import token_alive
 
 # A stream says something at least this often, so proxies keep the connection open.
 KEEPALIVE_SECONDS = 15.0
@@ -61,11 +61,10 @@ class Silence:
         return KEEPALIVE_SECONDS - (self._loop.time() - self._since)
 
 
-_signed_in = in_pool_thread(viewer_signed_in)
-
-
 async def _check_token(viewer: FeedViewer, token: TokenClock) -> None:
-    if token.due() and not await _signed_in(viewer):
+    if viewer.token_id is None or not token.due():
+        return
+    if not await token_alive(viewer.token_id):
         raise SignedOut
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import AccessToken
-from accounts.selectors import access_token_alive
+from accounts.selectors import access_token_alive, access_tokens_alive
 from accounts.services import access_token_issue
 from tests.conftest import PASSWORD
 
@@ -152,16 +152,20 @@ def test_a_token_stays_alive_until_logout_expiry_or_deactivation(make_user):
     for user in users:
         access_token_issue(user=user)
     tokens = [AccessToken.objects.get(user=user) for user in users]
-    assert all(access_token_alive(token_id=token.pk) for token in tokens)
+    ids = [token.pk for token in tokens]
+    assert all(access_token_alive(token_id=token_id) for token_id in ids)
 
     tokens[1].delete()
     AccessToken.objects.filter(pk=tokens[2].pk).update(expires_at=timezone.now())
     users[3].is_active = False
     users[3].save()
 
-    assert [access_token_alive(token_id=token.pk) for token in tokens] == [
+    assert [access_token_alive(token_id=token_id) for token_id in ids] == [
         True,
         False,
         False,
         False,
     ]
+    # Many at once, in one statement, as the feed's rechecks ask (games/feed/tokens.py).
+    assert access_tokens_alive(token_ids=ids) == {ids[0]}
+    assert access_tokens_alive(token_ids=[]) == set()
