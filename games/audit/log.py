@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from games import rules
 from games.audit.chain import Link
 from games.audit.report import Discrepancy
 
@@ -65,3 +66,8 @@ def links(rows: Iterable[Mapping[str, Any]]) -> list[Link]:
 def _json_type(kind: type | tuple[type, ...]) -> str:
     names = {int: "integer", str: "string", dict: "object"}
     return names.get(kind, "value") if isinstance(kind, type) else "value"
+
+
+def event_of(link: Link) -> rules.Event:
+    """The rules' event a link stores (raises what `rules.event_from_dict` raises)."""
+    return rules.event_from_dict({**link.payload, "type": link.type, "v": link.schema_version})

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from games import rules
-from games.audit.log import LogError, parse_lines
+from games.audit.log import LogError, event_of, links, parse_lines
 from games.rules import events as ev
 from games.rules.cards import CARD_NAMES, SUITS, names_of
 
@@ -157,11 +157,7 @@ def game_record(
 
 def record_of_rows(rows: Iterable[Mapping[str, Any]], **kwargs: Any) -> str:
     """The record of exported rows (`type`, `schema_version`, `payload`, ...)."""
-    events = [
-        rules.event_from_dict({**row["payload"], "type": row["type"], "v": row["schema_version"]})
-        for row in rows
-    ]
-    return game_record(events, **kwargs)
+    return game_record([event_of(link) for link in links(rows)], **kwargs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from games import rules
 from games.audit.bots import bot_moves_check
 from games.audit.chain import GENESIS, Link, first_break
-from games.audit.log import LogError, links, parse_lines
+from games.audit.log import LogError, event_of, links, parse_lines
 from games.audit.replay import ReplayError, replay_log
 from games.audit.report import Discrepancy, Report
 
@@ -51,8 +51,7 @@ def audit_rows(
     events = []
     for item in chained:
         try:
-            wire = {**item.payload, "type": item.type, "v": item.schema_version}
-            events.append(rules.event_from_dict(wire))
+            events.append(event_of(item))
         except (KeyError, TypeError, ValueError, IndexError) as error:
             what = Discrepancy(item.seq, "event", "an event of the rules' schema", repr(error))
             return _invalid(chained, what, CHECKS[:2])
