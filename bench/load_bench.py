@@ -17,6 +17,7 @@ Issue 12's loop, all on 127.0.0.1 (docs/deploy.md's "Measuring" says more):
 4. in each phase, drives the one-row-insert yardstick at the game clients' request rate
    (bench/load_phase.py), and checks that every follower received every event it may
    see exactly once, in order.
+With --crowd, only the phases of the crowd target (1 and 200 spectators, each way).
 Without --tables it runs the standard set: 1 table with 1 spectator, 32 tables by
 long-poll, 32 by SSE, 64 by long-poll, 1 table with 200 spectators, then 1 table with 1
 and with 200 spectators by SSE (about five minutes;
@@ -53,6 +54,13 @@ STANDARD_SET = (
     PhaseSpec(tables=32, spectators=1, sse=False),
     PhaseSpec(tables=32, spectators=1, sse=True),
     PhaseSpec(tables=64, spectators=1, sse=False),
+    PhaseSpec(tables=1, spectators=200, sse=False),
+    PhaseSpec(tables=1, spectators=1, sse=True),
+    PhaseSpec(tables=1, spectators=200, sse=True),
+)
+# The crowd target's phases alone: one spectator, then 200, for each way of following.
+CROWD_SET = (
+    PhaseSpec(tables=1, spectators=1, sse=False),
     PhaseSpec(tables=1, spectators=200, sse=False),
     PhaseSpec(tables=1, spectators=1, sse=True),
     PhaseSpec(tables=1, spectators=200, sse=True),
@@ -117,6 +125,9 @@ async def run_all(
 def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, help="one phase of this many tables")
+    parser.add_argument(
+        "--crowd", action="store_true", help="only the phases of the 200-spectator target"
+    )
     parser.add_argument("--spectators", type=int, default=1, help="per table (with --tables)")
     parser.add_argument(
         "--follow", choices=("long-poll", "sse"), default="long-poll", help="with --tables"
@@ -137,7 +148,7 @@ def parse_arguments() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_arguments()
-    specs = list(STANDARD_SET)
+    specs = list(CROWD_SET if args.crowd else STANDARD_SET)
     if args.tables is not None:
         specs = [PhaseSpec(args.tables, args.spectators, sse=args.follow == "sse")]
     env = server_environment(args.settings)
