@@ -4,13 +4,22 @@ Each user has `MAX_OPEN_FEEDS_PER_USER` slots, cache keys `feed-slot:<user id>:<
 A stream or a held long-poll first takes a free slot with `cache.add` (one atomic
 `SET NX` on Redis) under a random holder id and a lifetime of `LEASE_SECONDS`; a stream
 renews its slot while it runs; the feed gives it back when it ends. A process killed
-with feeds open cannot give theirs back: those slots lapse by themselves. Only the
+with feeds open cannot give theirs back: those slots lapse by themselves.
+
+A held long-poll gives its slot back as its answer leaves, not before: the answer does
+not wait for the cache's round trip, which on a pool thread shared with every other
+feed put each woken poll of a crowd in a queue (`./scripts/bench feedcost`, 200
+followers of one game: every poll answered 168-171 ms after the move with the wait,
+89-111 ms without; docs/feed.md). A client that polls again at once may then find its
+previous slot not yet free: a take that finds every slot held looks once more after
+`RETAKE_SECONDS` before it refuses, so only a caller really at the cap is refused. Only the
 cache's public API is used, so any shared backend works (the embedded file cache is
 shared by the processes of one machine, though its `add` is not atomic).
 """
 
 import asyncio
 import contextlib
+import logging
 import secrets
 from collections.abc import AsyncGenerator, AsyncIterator
 from types import TracebackType
@@ -19,11 +28,18 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
+from games.feed.threads import detached
+
+logger = logging.getLogger(__name__)
+
 # Longer than the longest long-poll (30 s): a held poll never needs to renew.
 LEASE_SECONDS = 45
 # A stream renews when it sends something this long after its last renewal; it sends at
 # least every 15 s (its keep-alive), so renewals are at most 25 s apart.
 RENEW_SECONDS = 10.0
+# How long a take that found every slot held waits before its second and last look:
+# ample for a slot given back in the background as an answer left (one cache round trip).
+RETAKE_SECONDS = 0.05
 
 
 class TooManyFeeds(Exception):  # noqa: N818 (a refusal, not a failure of the code)
@@ -60,7 +76,7 @@ class FeedSlot:
         traceback: TracebackType | None,
     ) -> None:
         if not self._handed_over:
-            await _release(self)
+            _give_back_soon(self)
 
     def renew(self) -> bool:
         """Extend the lease; False when it lapsed and another feed has the slot now."""
@@ -119,10 +135,32 @@ _renew = sync_to_async(FeedSlot.renew, thread_sensitive=False)
 _release = sync_to_async(FeedSlot.release, thread_sensitive=False)
 
 
+# Slots on their way back: a task the loop holds only weakly must be kept until it is done.
+_GIVING_BACK: set[asyncio.Task[None]] = set()
+
+
+def _given_back(task: asyncio.Task[None]) -> None:
+    _GIVING_BACK.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        # The lease lapses by itself (LEASE_SECONDS), as a dead process's do.
+        logger.warning("a feed slot was not given back: %r", task.exception())
+
+
+def _give_back_soon(slot: FeedSlot) -> None:
+    """Give `slot` back in a task of its own, which the answer does not wait for."""
+    task = detached(asyncio.get_running_loop(), _release(slot))
+    _GIVING_BACK.add(task)
+    task.add_done_callback(_given_back)
+
+
 async def feed_slot_take(user_id: int) -> FeedSlot:
-    """A free slot of the user's, or `TooManyFeeds`."""
+    """A free slot of the user's, or `TooManyFeeds` (after a second look, RETAKE_SECONDS
+    later: the caller's previous poll may have just answered, its slot on its way back)."""
     limit = settings.MAX_OPEN_FEEDS_PER_USER
     slot = await _take_async(user_id, limit)
+    if slot is None:
+        await asyncio.sleep(RETAKE_SECONDS)
+        slot = await _take_async(user_id, limit)
     if slot is None:
         raise TooManyFeeds(limit)
     return slot

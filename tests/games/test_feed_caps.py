@@ -145,3 +145,43 @@ def test_your_own_feed_takes_the_same_slots_as_the_games_feeds(
         _assert_too_many_feeds(client.get("/api/v1/me/stream"))
         _assert_too_many_feeds(client.get("/api/v1/me/events", params={"wait": 5}))
         assert client.get("/api/v1/me/events").status_code == 200  # not held: no slot
+
+
+def test_a_slot_given_back_just_after_a_take_looked_is_found_by_its_second_look(
+    settings: Any, make_user: Callable[..., User]
+) -> None:
+    """A long-poll gives its slot back as its answer leaves, without waiting: the
+    client's next poll may come before it is back, and must not be refused for it."""
+    settings.MAX_OPEN_FEEDS_PER_USER = 2
+    user_id = make_user().pk
+
+    async def take_while_the_last_poll_gives_back() -> tuple[leases.FeedSlot, float]:
+        held = [await feed_slot_take(user_id) for _ in range(2)]
+        loop = asyncio.get_running_loop()
+        # Given back a little after the next take first looks (well within its retake).
+        loop.call_later(leases.RETAKE_SECONDS / 5, held[1].release)
+        started = loop.time()
+        again = await feed_slot_take(user_id)
+        took = loop.time() - started
+        held[0].release()
+        again.release()
+        return again, took
+
+    again, took = asyncio.run(take_while_the_last_poll_gives_back())
+    assert again.key.endswith(":1")  # the slot that came back
+    assert took >= leases.RETAKE_SECONDS  # found by the second look, not the first
+
+
+def test_a_held_long_poll_gives_its_slot_back_once_it_has_answered(
+    server: LiveServer, table: Table, make_user: Callable[..., User]
+) -> None:
+    user = make_user()
+    client = server.client(user)
+    with contextlib.ExitStack() as feeds:
+        streams = [_open_stream(feeds, server.client(user), table) for _ in range(CAP - 1)]
+        version = play_random(table, 0)
+        for _ in range(5):  # the last slot, taken and given back by each held poll
+            assert _long_poll(client, table, wait=0.2).status_code == 200
+        assert _long_poll(client, table, wait=0).json()["last_seq"] == version
+        streams.append(_open_stream(feeds, server.client(user), table))
+        _assert_too_many_feeds(_long_poll(client, table, wait=1))
