@@ -49,7 +49,7 @@ OPENAPI_SETTINGS: dict[str, Any] = {
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.serializers.close_rules_objects",
+        "games.api.request_bodies.close_rules_objects",
         "belote_project.schema.document_retry_after",
     ],
 }
