@@ -1,3 +1,6 @@
+"""The OpenAPI document: generated without a warning, every error a problem with its codes,
+one tag per resource, and the shapes clients rely on (pages, version conflicts, 429s)."""
+
 from io import StringIO
 
 import pytest
