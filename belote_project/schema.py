@@ -124,7 +124,16 @@ def throttled(description: str, *codes: str, name: str = "Throttled") -> Respons
 
 
 class ProblemAutoSchema(AutoSchema):
-    """Adds to the responses an operation declares the problem answers its kind implies."""
+    """Adds to the responses an operation declares the problem answers its kind implies.
+
+    `get_operation` is the schema class's public entry point: drf-spectacular's generator
+    calls it once per operation, and its own `extend_schema` extends a view's schema class
+    by overriding it and calling `super()`, as this does. The narrower hooks do not fit:
+    `get_response_serializers` is replaced outright by `extend_schema(responses=...)`, and
+    a postprocessing hook sees the finished document, not the view whose permissions,
+    throttles and content negotiation say which answers apply. Only public names are read
+    (`view`, `path`, `method`, `resolve_serializer`).
+    """
 
     def get_operation(
         self, path: str, path_regex: str, path_prefix: str, method: str, registry: Any
