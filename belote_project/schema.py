@@ -36,9 +36,14 @@ class ProblemSerializer(serializers.Serializer[Any]):
     """RFC 9457 problem details. Switch on `code`; `title` and `detail` are for people."""
 
     type = serializers.CharField(help_text="`urn:belote:problem:` followed by the `code`.")
-    title = serializers.CharField(help_text="What went wrong, in a few words.")
+    title = serializers.CharField(
+        help_text="What went wrong, in a few words, in the language of `Accept-Language`."
+    )
     status = serializers.IntegerField(help_text="The HTTP status, repeated.")
-    detail = serializers.CharField(help_text="What went wrong this time, in a sentence.")
+    detail = serializers.CharField(
+        help_text="What went wrong this time, in a sentence, in the language of "
+        "`Accept-Language` (English or French)."
+    )
     code = serializers.CharField(help_text="Stable machine-readable code; switch on this.")
     instance = serializers.CharField(required=False, help_text="The request's path.")
     # The metaclass moves declared fields off the class, so this does not shadow .errors.
