@@ -7,7 +7,11 @@ OPENAPI_SETTINGS: dict[str, Any] = {
     "DESCRIPTION": (
         "A hosted French Belote service. Authenticate with `Authorization: Bearer <token>` "
         "(from /api/v1/auth/register or /api/v1/auth/token). Every error is "
-        "`application/problem+json` (RFC 9457) with a stable `code`."
+        "`application/problem+json` (RFC 9457) with a stable `code`. A problem's `title` "
+        "and `detail` are written in the language `Accept-Language` asks for, English or "
+        "French (English for any other), and `Content-Language` says which; its `code` is "
+        "the same in every language. The rules this service plays, with every table option, "
+        "are in docs/rules.md of the service's repository."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -49,7 +53,7 @@ OPENAPI_SETTINGS: dict[str, Any] = {
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.serializers.close_rules_objects",
+        "games.api.request_bodies.close_rules_objects",
         "belote_project.schema.document_retry_after",
     ],
 }

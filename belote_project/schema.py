@@ -36,9 +36,14 @@ class ProblemSerializer(serializers.Serializer[Any]):
     """RFC 9457 problem details. Switch on `code`; `title` and `detail` are for people."""
 
     type = serializers.CharField(help_text="`urn:belote:problem:` followed by the `code`.")
-    title = serializers.CharField(help_text="What went wrong, in a few words.")
+    title = serializers.CharField(
+        help_text="What went wrong, in a few words, in the language of `Accept-Language`."
+    )
     status = serializers.IntegerField(help_text="The HTTP status, repeated.")
-    detail = serializers.CharField(help_text="What went wrong this time, in a sentence.")
+    detail = serializers.CharField(
+        help_text="What went wrong this time, in a sentence, in the language of "
+        "`Accept-Language` (English or French)."
+    )
     code = serializers.CharField(help_text="Stable machine-readable code; switch on this.")
     instance = serializers.CharField(required=False, help_text="The request's path.")
     # The metaclass moves declared fields off the class, so this does not shadow .errors.
@@ -124,7 +129,16 @@ def throttled(description: str, *codes: str, name: str = "Throttled") -> Respons
 
 
 class ProblemAutoSchema(AutoSchema):
-    """Adds to the responses an operation declares the problem answers its kind implies."""
+    """Adds to the responses an operation declares the problem answers its kind implies.
+
+    `get_operation` is the schema class's public entry point: drf-spectacular's generator
+    calls it once per operation, and its own `extend_schema` extends a view's schema class
+    by overriding it and calling `super()`, as this does. The narrower hooks do not fit:
+    `get_response_serializers` is replaced outright by `extend_schema(responses=...)`, and
+    a postprocessing hook sees the finished document, not the view whose permissions,
+    throttles and content negotiation say which answers apply. Only public names are read
+    (`view`, `path`, `method`, `resolve_serializer`).
+    """
 
     def get_operation(
         self, path: str, path_regex: str, path_prefix: str, method: str, registry: Any

@@ -13,6 +13,7 @@ import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from sqlalchemy.pool import NullPool
 
+from belote_project.beat_schedule import BEAT_SCHEDULE
 from belote_project.broker_engine import PLUGIN_NAME as BROKER_ENGINE_PLUGIN
 from belote_project.env import env_bool, env_int, env_list, env_str
 from belote_project.openapi_settings import OPENAPI_SETTINGS
@@ -206,37 +207,8 @@ CELERY_WORKER_DIRECT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TIMEZONE = "UTC"
-# Periodic tasks (one beat process runs them: `worker --beat` locally, `scheduler` in
-# compose). Each is idempotent, so a late or doubled run is harmless.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
-    "requeue-stalled-bot-turns": {
-        "task": "games.tasks.requeue_stalled_bot_turns",
-        "schedule": 15.0,
-    },
-    # The turn clocks' sweeper: a timeout lands at most this period after its grace.
-    "expire-due-turns": {
-        "task": "games.tasks.expire_due_turns",
-        "schedule": 1.0,
-    },
-    "close-stale-tables": {
-        "task": "games.tasks.close_stale_tables",
-        "schedule": 300.0,
-    },
-    # A safety net: results and round closes are queued on commit; this finds lost ones.
-    "sweep-unrecorded-tournament-games": {
-        "task": "tournaments.tasks.sweep_unrecorded_games",
-        "schedule": 30.0,
-    },
-    # A tournament starts by itself once its registration closes (docs/tournaments.md).
-    "start-due-tournaments": {
-        "task": "tournaments.tasks.start_due_tournaments",
-        "schedule": 30.0,
-    },
-    "purge-idempotency-records": {
-        "task": "games.tasks.purge_idempotency_records",
-        "schedule": 3600.0,
-    },
-}
+# Periodic tasks: belote_project/beat_schedule.py.
+CELERY_BEAT_SCHEDULE = BEAT_SCHEDULE
 CELERY_BEAT_SCHEDULE_FILENAME = env_str(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule")
 )

@@ -21,12 +21,8 @@ from games.api.fields import (
     team_field,
     team_pair,
 )
-from games.api.serializers import (
-    BidSerializer,
-    HandScoredSerializer,
-    OptionsSerializer,
-    TrickCardSerializer,
-)
+from games.api.request_bodies import OptionsSerializer
+from games.api.serializers import BidSerializer, HandScoredSerializer, TrickCardSerializer
 
 Serializer = serializers.Serializer[Any]
 

@@ -32,7 +32,8 @@ from games.api.problems import (
     seat_conflict,
     table_refused,
 )
-from games.api.serializers import GameSummarySerializer, GameViewSerializer, OptionsField
+from games.api.request_bodies import OptionsField
+from games.api.serializers import GameSummarySerializer, GameViewSerializer
 from games.models import BotLevel, GameStatus
 from games.rules.fairness import CLIENT_SEED_MAX
 from games.services.tables import SEATS

@@ -29,7 +29,8 @@ from games.api.event_serializers import events_field
 from games.api.examples import ACT_EXAMPLES, VIEW_EXAMPLE
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.problems import ACTION_PROBLEMS, GAME_NOT_FOUND
-from games.api.serializers import ActionField, GameViewSerializer
+from games.api.request_bodies import ActionField
+from games.api.serializers import GameViewSerializer
 from games.feed.events import visible_events
 
 Serializer = serializers.Serializer[Any]

@@ -42,6 +42,8 @@ Action = Take | Pass | ChooseTrump | Declare | Play
 
 TAKE = Take()
 PASS = Pass()
+#: the plain play of each card, by card id: actions are immutable, one instance serves all
+PLAYS = tuple(Play(card) for card in range(32))
 
 
 class StartGame(NamedTuple):
@@ -126,7 +128,7 @@ def _declaration(value: Any) -> Declaration:
 
 
 #: the common case, `{"type": "play", "card": name}`, parsed by one dict lookup
-_PLAIN_PLAYS = {name: Play(card) for name, card in CARD_IDS.items()}
+_PLAIN_PLAYS = {name: PLAYS[card] for name, card in CARD_IDS.items()}
 
 
 def parse_action(wire: Mapping[str, Any]) -> Action:

@@ -9,6 +9,7 @@ from games.rules.belote import is_first_of_pair
 from games.rules.bidding import decide_bid, legal_bids
 from games.rules.cards import ids_of
 from games.rules.commands import (
+    PLAYS,
     Action,
     CloseTable,
     Command,
@@ -129,12 +130,15 @@ def _declarations_open(state: GameState, seat: int) -> list[Declare]:
 
 
 def _plays(state: GameState, seat: int) -> list[Play]:
+    cards = ids_of(state.legal)
+    if state.options.auto_belote:
+        return [PLAYS[card] for card in cards]
     moves: list[Play] = []
-    for card in ids_of(state.legal):
-        if not state.options.auto_belote and is_first_of_pair(state, seat, card):
+    for card in cards:
+        if is_first_of_pair(state, seat, card):
             moves.extend((Play(card, True), Play(card, False)))
         else:
-            moves.append(Play(card))
+            moves.append(PLAYS[card])
     return moves
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from functools import singledispatch
-from typing import TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar, get_type_hints
 
 from games.rules.belote import belote_holder
 from games.rules.events import (
@@ -37,19 +37,30 @@ from games.rules.state import (
 )
 
 T = TypeVar("T")
+Fold = TypeVar("Fold", bound=Callable[..., GameState])
+
+#: each event type's fold, found by the event's own type (no event type is subclassed).
+#: A plain dict, not `functools.singledispatch`: its lookup through the MRO and a weak
+#: cache cost 4% of `./scripts/bench instructions` (3,477,177 -> 3,331,419 a hand).
+_FOLDS: dict[type, Callable[[Any, GameState], GameState]] = {}
 
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`. Trusts the event: `decide` checked the rules."""
-    return _folded(event, state)
+    try:
+        fold = _FOLDS[type(event)]
+    except KeyError:
+        raise TypeError(f"not an event: {event!r}") from None
+    return fold(event, state)
 
 
-@singledispatch
-def _folded(event: Event, state: GameState) -> GameState:
-    raise TypeError(f"not an event: {event!r}")
+def _folds(fold: Fold) -> Fold:
+    """Register `fold` for the event type its `event` parameter is annotated with."""
+    _FOLDS[get_type_hints(fold)["event"]] = fold
+    return fold
 
 
-@_folded.register
+@_folds
 def _game_started(event: GameStarted, state: GameState) -> GameState:
     return state._replace(
         options=event.options,
@@ -61,7 +72,7 @@ def _game_started(event: GameStarted, state: GameState) -> GameState:
     )
 
 
-@_folded.register
+@_folds
 def _hand_dealt(event: HandDealt, state: GameState) -> GameState:
     kept = {name: getattr(state, name) for name in GAME_FIELDS}
     return GameState(  # every field of the hand not named here starts from its default
@@ -97,7 +108,7 @@ def _played_itself(state: GameState, seat: int) -> GameState:
     return state._replace(timeouts=_seat_set(state.timeouts, seat, 0))
 
 
-@_folded.register
+@_folds
 def _bid(event: Bid, state: GameState) -> GameState:
     state = _played_itself(state, event.seat)
     phase = state.phase
@@ -110,17 +121,17 @@ def _bid(event: Bid, state: GameState) -> GameState:
     )
 
 
-@_folded.register
+@_folds
 def _hand_thrown_in(event: HandThrownIn, state: GameState) -> GameState:
     return state._replace(phase=HAND_OVER, turn=NO_SEAT)
 
 
-@_folded.register
+@_folds
 def _trump_set(event: TrumpSet, state: GameState) -> GameState:
     return state._replace(taker=event.taker, trump=event.trump, turn=NO_SEAT)
 
 
-@_folded.register
+@_folds
 def _rest_dealt(event: RestDealt, state: GameState) -> GameState:
     full = [held | extra for held, extra in zip(state.hands, event.cards, strict=True)]
     full[state.taker] |= 1 << state.turned_card  # the taker's third card
@@ -136,7 +147,7 @@ def _rest_dealt(event: RestDealt, state: GameState) -> GameState:
     )
 
 
-@_folded.register
+@_folds
 def _declared(event: Declared, state: GameState) -> GameState:
     state = _played_itself(state, event.seat)
     declared = list(state.declared)
@@ -144,7 +155,7 @@ def _declared(event: Declared, state: GameState) -> GameState:
     return state._replace(declared=tuple(declared))
 
 
-@_folded.register
+@_folds
 def _card_played(event: CardPlayed, state: GameState) -> GameState:
     state = _played_itself(state, event.seat)
     hands = list(state.hands)
@@ -164,7 +175,7 @@ def _added(pair: tuple[int, int], team: int, amount: int) -> tuple[int, int]:
     return (pair[0] + amount, pair[1]) if team == 0 else (pair[0], pair[1] + amount)
 
 
-@_folded.register
+@_folds
 def _trick_won(event: TrickWon, state: GameState) -> GameState:
     team = event.winner % 2
     return state._replace(
@@ -177,12 +188,12 @@ def _trick_won(event: TrickWon, state: GameState) -> GameState:
     )
 
 
-@_folded.register
+@_folds
 def _declarations_shown(event: DeclarationsShown, state: GameState) -> GameState:
     return state._replace(shown=event.declarations, shown_team=event.team)
 
 
-@_folded.register
+@_folds
 def _hand_scored(event: HandScored, state: GameState) -> GameState:
     return state._replace(
         phase=HAND_OVER,
@@ -193,23 +204,23 @@ def _hand_scored(event: HandScored, state: GameState) -> GameState:
     )
 
 
-@_folded.register
+@_folds
 def _game_finished(event: GameFinished, state: GameState) -> GameState:
     winner = NO_SEAT if event.winner is None else event.winner
     return state._replace(phase=FINISHED, turn=NO_SEAT, winner=winner)
 
 
-@_folded.register
+@_folds
 def _turn_timed_out(event: TurnTimedOut, state: GameState) -> GameState:
     return state._replace(timeouts=_seat_set(state.timeouts, event.seat, event.consecutive))
 
 
-@_folded.register
+@_folds
 def _seat_absent(event: SeatAbsent, state: GameState) -> GameState:
     return state._replace(absent=_seat_set(state.absent, event.seat, True))
 
 
-@_folded.register
+@_folds
 def _seat_returned(event: SeatReturned, state: GameState) -> GameState:
     return state._replace(
         absent=_seat_set(state.absent, event.seat, False),
@@ -217,7 +228,7 @@ def _seat_returned(event: SeatReturned, state: GameState) -> GameState:
     )
 
 
-@_folded.register
+@_folds
 def _table_closed(event: TableClosed, state: GameState) -> GameState:
     # over before it began: no winner, no turn, never a deal
     return state._replace(phase=FINISHED, turn=NO_SEAT, winner=NO_SEAT)

@@ -1,3 +1,5 @@
+"""Registration, sign-in, sign-out and bearer tokens: what authenticates and what is 401."""
+
 from datetime import timedelta
 
 import pytest

@@ -1,3 +1,5 @@
+"""The health check: 200 or 503, and why a check failed told only to staff."""
+
 import logging
 
 import pytest

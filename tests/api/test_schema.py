@@ -1,3 +1,6 @@
+"""The OpenAPI document: generated without a warning, every error a problem with its codes,
+one tag per resource, and the shapes clients rely on (pages, version conflicts, 429s)."""
+
 from io import StringIO
 
 import pytest
@@ -88,6 +91,19 @@ def test_events_are_one_component_per_type_told_apart_by_type(schema):
     assert event["discriminator"]["propertyName"] == "type"
     assert set(event["discriminator"]["mapping"]) == {name for name, _, _ in SCHEMAS.values()}
     assert len(event["oneOf"]) == len(SCHEMAS)
+
+
+def test_the_schema_says_messages_follow_accept_language_and_where_the_rules_are(schema):
+    assert "Accept-Language" in schema["info"]["description"]
+    assert "docs/rules.md" in schema["info"]["description"]
+    problems = [
+        component
+        for name, component in schema["components"]["schemas"].items()
+        if name.endswith("Problem") and "oneOf" not in component
+    ]
+    for problem in problems:
+        for member in ("title", "detail"):
+            assert "Accept-Language" in problem["properties"][member]["description"]
 
 
 def test_one_tag_per_resource(schema):

@@ -1,3 +1,5 @@
+"""The throttles: login, registration and game actions refused with 429 and Retry-After."""
+
 import threading
 from types import SimpleNamespace
 

@@ -1,4 +1,5 @@
-"""Fixtures of the audit tests: four players and a game of theirs played to its end."""
+"""Fixtures of the audit tests: four players and a game of theirs played to its end; every
+answer the test client receives here is checked against the API's schema."""
 
 from uuid import UUID
 
@@ -7,6 +8,9 @@ import pytest
 from accounts.models import User
 from games.models import Game
 from tests.audit.stored import play_stored, seated_table
+from tests.openapi_contract import schema_checked_answers
+
+__all__ = ["schema_checked_answers"]
 
 
 @pytest.fixture

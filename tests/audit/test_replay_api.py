@@ -78,7 +78,8 @@ def test_while_the_game_runs_a_replay_shows_only_what_the_caller_saw_then(player
             assert body == {**body, **rules.view(state, seat)}
             others = {card for s in range(4) if s != seat for card in names_of(state.hands[s])}
             assert not others & set(body["hand"])
-            if state.hand_seed:
+            # a hand's end (scored or thrown in) reveals its seed; until then it is hidden
+            if state.hand_seed and state.phase != "hand_over":
                 assert state.hand_seed not in str(body)
         watcher = _replay(auth_client(), game_id, seq)
         assert (watcher["seat"], watcher["hand"], watcher["legal_actions"]) == (None, [], [])

@@ -1,3 +1,5 @@
+"""The periodic tasks (belote_project/beat_schedule.py) name tasks the worker knows."""
+
 from django.conf import settings
 
 from belote_project.celery import app as celery_app

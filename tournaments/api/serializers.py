@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from games.api.serializers import OptionsField, OptionsSerializer
+from games.api.request_bodies import OptionsField, OptionsSerializer
 from tournaments.formats import Outcome
 from tournaments.models import (
     FirstRound,
