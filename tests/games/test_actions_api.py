@@ -14,45 +14,17 @@ from django.core.cache import caches
 from django_redis.cache import RedisCache
 from rest_framework.throttling import ScopedRateThrottle
 
+from tests.games.action_support import assert_refused, turn
 from tests.games.helpers import Table, create_table, stored
-from tests.games.leaks import assert_no_leak
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 
-@pytest.fixture
-def table(auth_client) -> Table:
-    return create_table([auth_client() for _ in range(4)])
-
-
-def _turn(table: Table) -> tuple[int, dict[str, Any]]:
-    seat = table.view(0)["turn"]
-    return seat, table.view(seat)
-
-
 def _to_card_play(table: Table) -> tuple[int, dict[str, Any]]:
     """Take at the first bid: the first card is to be played."""
-    seat, view = _turn(table)
+    seat, view = turn(table)
     assert table.act(seat, {"type": "take"}, view["version"]).status_code == 201
-    return _turn(table)
-
-
-def _assert_refused(
-    table: Table,
-    seat: int | None,
-    response: Any,
-    status: int,
-    code: str,
-    events_before: int,
-    sent: frozenset[str] = frozenset(),
-) -> dict[str, Any]:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["code"] == code
-    assert response["Content-Type"].startswith("application/problem+json")
-    assert len(stored(table.game_id, "seq")) == events_before
-    assert_no_leak(table.game_id, seat, body, sent)
-    return body
+    return turn(table)
 
 
 @pytest.mark.parametrize(
@@ -66,9 +38,9 @@ def _assert_refused(
     ],
 )
 def test_actions_the_rules_refuse_in_bidding_are_422_with_the_rule_code(table, action, code):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     response = table.act(seat, action, view["version"])
-    _assert_refused(table, seat, response, 422, code, view["version"])
+    assert_refused(table, seat, response, 422, code, view["version"])
 
 
 def test_a_card_not_in_hand_is_refused(table):
@@ -80,115 +52,39 @@ def test_a_card_not_in_hand_is_refused(table):
     }
     card = sorted(others)[0]
     response = table.act(seat, {"type": "play", "card": card}, view["version"])
-    body = _assert_refused(
+    body = assert_refused(
         table, seat, response, 422, "card_not_in_hand", view["version"], frozenset({card})
     )
     assert card in body["detail"]
 
 
 def test_acting_out_of_turn_is_refused(table):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     other = (seat + 1) % 4
     response = table.act(other, {"type": "pass"}, view["version"])
-    _assert_refused(table, other, response, 422, "not_your_turn", view["version"])
+    assert_refused(table, other, response, 422, "not_your_turn", view["version"])
 
 
 def test_a_player_without_a_seat_gets_403(table, auth_client):
-    _, view = _turn(table)
+    _, view = turn(table)
     response = auth_client().post(
         f"{table.url}/actions",
         {"action": {"type": "pass"}, "expected_version": view["version"]},
         format="json",
     )
-    _assert_refused(table, None, response, 403, "not_seated", view["version"])
+    assert_refused(table, None, response, 403, "not_seated", view["version"])
 
 
 def test_a_stale_version_is_409_with_the_callers_current_view(table):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     assert table.act(seat, {"type": "pass"}, view["version"]).status_code == 201
     nxt = (seat + 1) % 4
     response = table.act(nxt, {"type": "pass"}, view["version"])
-    body = _assert_refused(table, nxt, response, 409, "version_conflict", view["version"] + 1)
+    body = assert_refused(table, nxt, response, 409, "version_conflict", view["version"] + 1)
     assert body["current_version"] == view["version"] + 1
     assert body["game"]["seat"] == nxt
     assert body["game"]["version"] == view["version"] + 1
     assert body["game"]["hand"] == table.view(nxt)["hand"]
-
-
-def test_if_match_carries_the_version_and_a_missing_version_is_428(table):
-    seat, view = _turn(table)
-    url = f"{table.url}/actions"
-    missing = table.clients[seat].post(url, {"action": {"type": "pass"}}, format="json")
-    _assert_refused(table, seat, missing, 428, "version_required", view["version"])
-    response = table.clients[seat].post(
-        url,
-        {"action": {"type": "pass"}},
-        format="json",
-        headers={"If-Match": f'"{view["version"]}"'},
-    )
-    assert response.status_code == 201
-    assert response["ETag"] == f'"{view["version"] + 1}"'
-
-
-def _pass_with_if_match(table: Table, seat: int, version: int, header: str) -> Any:
-    """Pass with no expected_version in the body and `header` (V: the version) as If-Match."""
-    return table.clients[seat].post(
-        f"{table.url}/actions",
-        {"action": {"type": "pass"}},
-        format="json",
-        headers={"If-Match": header.replace("V", str(version))},
-    )
-
-
-@pytest.mark.parametrize(
-    ("header", "status", "code"),
-    [
-        # isdigit() is true of a superscript two and of an Arabic-Indic three; Django
-        # hands header bytes over decoded as latin-1 (the byte B2 is "²" itself).
-        ('"\u00b2"', 412, "precondition_failed"),
-        ('"' + "\u00b2".encode().decode("latin-1") + '"', 412, "precondition_failed"),
-        ('"' + "\u0663".encode().decode("latin-1") + '"', 412, "precondition_failed"),
-        ('"' + "1" * 5000 + '"', 400, "invalid_if_match"),  # over the length bound
-        ('"' + "1" * 200 + '"', 412, "precondition_failed"),  # no version this large
-        ('"2147483648"', 412, "precondition_failed"),
-        ('W/"V"', 412, "precondition_failed"),  # If-Match compares strongly
-        ('"0V"', 412, "precondition_failed"),  # octet by octet: not the ETag "V"
-        ('"V-0123abcd"', 412, "precondition_failed"),
-        ("V", 400, "invalid_if_match"),  # not quoted
-        ('"V', 400, "invalid_if_match"),
-        ('"V" "V"', 400, "invalid_if_match"),
-        ('"a b"', 400, "invalid_if_match"),  # a space is no etagc
-        ('"V", "999"', 400, "invalid_if_match"),  # two versions
-        ("*", 428, "version_required"),
-    ],
-)
-def test_a_malformed_or_unmatchable_if_match_is_refused(table, header, status, code):
-    seat, view = _turn(table)
-    response = _pass_with_if_match(table, seat, view["version"], header)
-    _assert_refused(table, seat, response, status, code, view["version"])
-    assert table.view(seat)["version"] == view["version"]
-
-
-@pytest.mark.parametrize("header", ['"V"', ' "V" ', 'W/"x", "V"', '"V", "V"'])
-def test_if_match_may_list_other_tags_beside_the_one_version(table, header):
-    seat, view = _turn(table)
-    response = _pass_with_if_match(table, seat, view["version"], header)
-    assert response.status_code == 201, response.content
-
-
-def test_if_match_is_checked_even_beside_expected_version(table):
-    seat, view = _turn(table)
-    for header in ("1" * 5000, '"999"'):  # malformed; another version than the body's
-        response = table.act(seat, {"type": "pass"}, view["version"], **{"If-Match": header})
-        _assert_refused(table, seat, response, 400, "invalid_if_match", view["version"])
-
-
-def test_a_malformed_if_none_match_is_ignored(table):
-    seat, _ = _turn(table)
-    for header in ('"' + "7" * 5000 + '"', "\u00b2", 'W/"'):
-        assert (
-            table.clients[seat].get(table.url, headers={"If-None-Match": header}).status_code == 200
-        )
 
 
 @pytest.mark.parametrize(
@@ -218,11 +114,11 @@ def test_a_malformed_if_none_match_is_ignored(table):
     ],
 )
 def test_malformed_or_huge_bodies_are_refused(table, body, status, code):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     response = table.clients[seat].post(
         f"{table.url}/actions", data=body, content_type="application/json"
     )
-    _assert_refused(table, seat, response, status, code, view["version"])
+    assert_refused(table, seat, response, status, code, view["version"])
 
 
 def test_before_the_start_and_after_the_end_actions_are_409(auth_client):
@@ -245,11 +141,11 @@ def test_before_the_start_and_after_the_end_actions_are_409(auth_client):
             "game"
         ]
     response = table.act(0, {"type": "pass"}, view["version"])
-    _assert_refused(table, 0, response, 409, "game_over", view["version"])
+    assert_refused(table, 0, response, 409, "game_over", view["version"])
 
 
 def test_the_same_idempotency_key_replays_the_first_answer(table):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     action = view["legal_actions"][0]
     first = table.act(seat, action, view["version"], **{"Idempotency-Key": "k-1"})
     again = table.act(seat, action, view["version"], **{"Idempotency-Key": "k-1"})
@@ -263,7 +159,7 @@ def test_the_same_idempotency_key_replays_the_first_answer(table):
 
 
 def test_an_idempotency_key_reused_for_another_body_is_422(table):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     assert (
         table.act(seat, {"type": "pass"}, view["version"], **{"Idempotency-Key": "k"}).status_code
         == 201
@@ -271,35 +167,19 @@ def test_an_idempotency_key_reused_for_another_body_is_422(table):
     nxt = table.view((seat + 1) % 4)
     # The same user, the same key, another request.
     response = table.act(seat, {"type": "take"}, nxt["version"], **{"Idempotency-Key": "k"})
-    _assert_refused(table, seat, response, 422, "idempotency_key_reused", nxt["version"])
+    assert_refused(table, seat, response, 422, "idempotency_key_reused", nxt["version"])
 
 
 def test_a_refused_attempt_leaves_its_idempotency_key_usable(table):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     key = {"Idempotency-Key": "retry-me"}
     refused = table.act(seat, {"type": "fold"}, view["version"], **key)
     assert refused.status_code == 422
     assert table.act(seat, {"type": "pass"}, view["version"], **key).status_code == 201
 
 
-def test_view_etag_and_if_none_match(table):
-    seat, view = _turn(table)
-    first = table.clients[seat].get(table.url)
-    etag = first["ETag"]
-    assert "Authorization" in first["Vary"]
-    assert first["Cache-Control"] == "private, no-cache"
-    assert etag == f'"{view["version"]}"'
-    unchanged = table.clients[seat].get(table.url, headers={"If-None-Match": etag})
-    assert unchanged.status_code == 304
-    assert unchanged.content == b""
-    table.act(seat, {"type": "pass"}, view["version"])
-    changed = table.clients[seat].get(table.url, headers={"If-None-Match": etag})
-    assert changed.status_code == 200
-    assert changed["ETag"] == f'"{view["version"] + 1}"'
-
-
 def test_the_action_answer_holds_the_callers_events_and_view(table):
-    seat, view = _turn(table)
+    seat, view = turn(table)
     response = table.act(seat, {"type": "take"}, view["version"])
     body = response.json()
     assert [event["type"] for event in body["events"]] == ["bid", "trump_set", "rest_dealt"]
@@ -314,7 +194,7 @@ def test_actions_beyond_the_rate_are_429_with_retry_after(table, monkeypatch):
     # The game actions' throttle keeps its history in Redis (belote_project/throttling.py).
     assert isinstance(caches["default"], RedisCache)
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "game_actions", "2/min")
-    seat, view = _turn(table)
+    seat, view = turn(table)
     other = (seat + 1) % 4
     stale = view["version"] + 5
     answers = [table.act(seat, {"type": "take"}, stale) for _ in range(3)]

@@ -3,40 +3,18 @@
 from __future__ import annotations
 
 import random
-import threading
-import time
 from uuid import UUID
 
-import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bench.audit_store import append_move, random_move, table_secrets
 from games import rules, store
 from games.feed.events import viewer_events_after
 from games.models import Game, GameEvent, GameSnapshot
-from games.store.snapshots import decode as decode_snapshot
-from games.store.stream import HAND_BOUNDARIES
-from tests.games.helpers import create_table
+from tests.games.store_support import play_through_store
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
-
-
-@pytest.fixture
-def started(auth_client):
-    """A started game (game_started + hand_dealt stored)."""
-    return create_table([auth_client() for _ in range(4)])
-
-
-def _play_random(game_id: UUID, actions: int, rng: random.Random) -> store.LoadedGame:
-    """Act through the store directly (no HTTP), like the service does."""
-    loaded = store.load(game_id)
-    for _ in range(actions):
-        if rules.summary(loaded.state).status == "finished":
-            break
-        loaded = append_move(game_id, loaded, *random_move(loaded, rng, table_secrets(game_id)))
-    return loaded
 
 
 @pytest.mark.parametrize(
@@ -48,21 +26,21 @@ def _play_random(game_id: UUID, actions: int, rng: random.Random) -> store.Loade
         "TRUNCATE games_gameevent CASCADE",
     ],
 )
-def test_the_database_refuses_to_rewrite_events(started, statement):
+def test_the_database_refuses_to_rewrite_events(table, statement):
     with transaction.atomic(), connection.cursor() as cursor:
         # Check the deferred foreign keys now: TRUNCATE refuses pending checks.
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("SET LOCAL belote.allow_truncate = 'off'")
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
             cursor.execute(statement)
-    assert GameEvent.objects.filter(game_id=started.game_id).count() == 2
+    assert GameEvent.objects.filter(game_id=table.game_id).count() == 2
     assert set(GameEvent.objects.values_list("type", flat=True)) == {"game_started", "hand_dealt"}
 
 
-def test_append_at_a_stale_version_conflicts_and_appends_nothing(started):
-    game = Game.objects.get(pk=started.game_id)
+def test_append_at_a_stale_version_conflicts_and_appends_nothing(table):
+    game = Game.objects.get(pk=table.game_id)
     loaded = store.load(game.id)
-    _play_random(game.id, 1, random.Random(1))
+    play_through_store(game.id, 1, random.Random(1))
     seat = rules.view(loaded.state, None)["turn"]
     events = rules.decide(
         loaded.state, rules.PlayerAction(seat, rules.parse_action({"type": "pass"}), b"s" * 32)
@@ -79,8 +57,8 @@ def test_append_at_a_stale_version_conflicts_and_appends_nothing(started):
     assert list(GameEvent.objects.filter(game=game).values_list("seq", "type")) == before
 
 
-def test_append_ahead_of_the_stream_conflicts_instead_of_leaving_a_gap(started):
-    game = Game.objects.get(pk=started.game_id)
+def test_append_ahead_of_the_stream_conflicts_instead_of_leaving_a_gap(table):
+    game = Game.objects.get(pk=table.game_id)
     loaded = store.load(game.id)
     seat = rules.view(loaded.state, None)["turn"]
     events = rules.decide(
@@ -97,11 +75,11 @@ def test_append_ahead_of_the_stream_conflicts_instead_of_leaving_a_gap(started):
     assert GameEvent.objects.filter(game=game).count() == loaded.version
 
 
-def test_load_from_snapshot_and_tail_equals_full_replay(started):
-    game_id = UUID(started.game_id)
+def test_load_from_snapshot_and_tail_equals_full_replay(table):
+    game_id = UUID(table.game_id)
     rng = random.Random(7)
     for _ in range(12):
-        current = _play_random(game_id, 25, rng)
+        current = play_through_store(game_id, 25, rng)
         assert store.load(game_id) == store.replay_all(game_id) == current
     snapshots = GameSnapshot.objects.filter(game_id=game_id)
     assert snapshots.count() >= 2
@@ -112,9 +90,9 @@ def test_load_from_snapshot_and_tail_equals_full_replay(started):
         assert types[seq] in {"hand_dealt", "game_finished"}
 
 
-def test_snapshots_of_another_engine_version_or_unreadable_are_ignored(started):
-    game_id = UUID(started.game_id)
-    current = _play_random(game_id, 120, random.Random(3))
+def test_snapshots_of_another_engine_version_or_unreadable_are_ignored(table):
+    game_id = UUID(table.game_id)
+    current = play_through_store(game_id, 120, random.Random(3))
     latest = GameSnapshot.objects.filter(game_id=game_id).order_by("-seq").first()
     assert latest is not None
     GameSnapshot.objects.create(
@@ -129,9 +107,9 @@ def test_snapshots_of_another_engine_version_or_unreadable_are_ignored(started):
     assert store.load(game_id) == current
 
 
-def test_events_after_a_cursor_are_redacted_per_viewer(started):
-    game_id = UUID(started.game_id)
-    _play_random(game_id, 40, random.Random(11))
+def test_events_after_a_cursor_are_redacted_per_viewer(table):
+    game_id = UUID(table.game_id)
+    play_through_store(game_id, 40, random.Random(11))
     for seat in (None, 0, 1, 2, 3):
         served = viewer_events_after(game_id, 0, seat=seat)
         assert served.last_seq == GameEvent.objects.filter(game_id=game_id).count()
@@ -146,20 +124,20 @@ def test_events_after_a_cursor_are_redacted_per_viewer(started):
         assert tail.last_seq == 35
 
 
-def test_stored_events_upcast_through_the_rules_package(started):
-    stored = store.load_events_after(UUID(started.game_id), 0)
+def test_stored_events_upcast_through_the_rules_package(table):
+    stored = store.load_events_after(UUID(table.game_id), 0)
     assert [item.seq for item in stored] == [1, 2]
     assert [type(item.event).__name__ for item in stored] == ["GameStarted", "HandDealt"]
-    row = GameEvent.objects.get(game_id=started.game_id, seq=1)
+    row = GameEvent.objects.get(game_id=table.game_id, seq=1)
     assert row.actor_kind == "system"
     assert row.schema_version >= 1
     assert "type" not in row.payload
     assert "v" not in row.payload
 
 
-def test_the_read_model_is_rebuilt_from_events(started):
-    game_id = UUID(started.game_id)
-    _play_random(game_id, 60, random.Random(5))
+def test_the_read_model_is_rebuilt_from_events(table):
+    game_id = UUID(table.game_id)
+    play_through_store(game_id, 60, random.Random(5))
     expected = Game.objects.values("status", "version", "phase", "turn", "scores", "winner").get(
         pk=game_id
     )
@@ -171,9 +149,9 @@ def test_the_read_model_is_rebuilt_from_events(started):
     assert rebuilt.get(pk=game_id) == expected
 
 
-def test_load_reads_the_newest_snapshot_and_only_the_events_after_it(started):
-    game_id = UUID(started.game_id)
-    current = _play_random(game_id, 120, random.Random(9))
+def test_load_reads_the_newest_snapshot_and_only_the_events_after_it(table):
+    game_id = UUID(table.game_id)
+    current = play_through_store(game_id, 120, random.Random(9))
     latest = GameSnapshot.objects.filter(game_id=game_id).order_by("-seq").first()
     assert latest is not None
     with CaptureQueriesContext(connection) as queries:
@@ -183,150 +161,3 @@ def test_load_reads_the_newest_snapshot_and_only_the_events_after_it(started):
     assert "games_gamesnapshot" in queries[0]["sql"]
     tail = GameEvent.objects.filter(game_id=game_id, seq__gt=latest.seq).count()
     assert tail == current.version - latest.seq < current.version
-
-
-def _stream(game_id):
-    events = GameEvent.objects.filter(game_id=game_id).order_by("seq")
-    return list(events.values_list("seq", "type", "schema_version", "payload", "actor_kind"))
-
-
-def _read_model(game_id):
-    fields = ("status", "version", "phase", "turn", "scores", "winner")
-    return Game.objects.values(*fields).get(pk=game_id)
-
-
-def _act_at(game, loaded, expected_version):
-    """Appending the first legal action of `loaded`, claiming `expected_version`."""
-    seat = rules.view(loaded.state, None)["turn"]
-    action = rules.legal_actions(loaded.state, seat)[0]
-    command = rules.PlayerAction(seat, rules.parse_action(action), b"s" * 32)
-    events = rules.decide(loaded.state, command)
-    return lambda: store.append(
-        game.id,
-        expected_version=expected_version,
-        events=events,
-        actor=store.Actor.system(),
-        state_after=rules.replay(events, loaded.state),
-    )
-
-
-def test_an_append_stores_the_events_the_read_model_and_snapshots(started):
-    game_id = UUID(started.game_id)
-    played = _play_random(game_id, 80, random.Random(3))
-
-    assert store.replay_all(game_id) == played
-    assert store.load(game_id) == played
-    public = rules.view(played.state, None)
-    assert _read_model(game_id) == {
-        "status": public["status"],
-        "version": played.version,
-        "phase": public["phase"],
-        "turn": public["turn"],
-        "scores": list(public["scores"]),
-        "winner": public["winner"],
-    }
-    snapshots = GameSnapshot.objects.filter(game_id=game_id).values_list("seq", "state")
-    assert snapshots
-    stream = [stored.event for stored in store.load_events_after(game_id, 0)]
-    for seq, state in snapshots:
-        ending = [rules.event_to_dict(event)["type"] for event in stream[seq - 3 : seq]]
-        assert HAND_BOUNDARIES & set(ending)
-        assert decode_snapshot(state) == rules.replay(stream[:seq], rules.new_game())
-
-
-@pytest.mark.parametrize("offset", [-1, 5])
-def test_an_append_refuses_a_version_not_the_streams(started, offset):
-    game = Game.objects.get(pk=started.game_id)
-    _play_random(game.id, 1, random.Random(1))
-    loaded = store.load(game.id)
-    stale = store.LoadedGame(store.replay_all(game.id).state, loaded.version)
-    before, model = _stream(game.id), _read_model(game.id)
-
-    with pytest.raises(store.ConcurrencyConflict):
-        _act_at(game, stale, loaded.version + offset)()
-
-    assert (_stream(game.id), _read_model(game.id)) == (before, model)
-
-
-def test_an_event_past_the_read_model_is_a_conflict_that_changes_nothing(started):
-    # Not something append leaves behind; the unique index still keeps the stream whole.
-    game = Game.objects.get(pk=started.game_id)
-    loaded = store.load(game.id)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "INSERT INTO games_gameevent (game_id, seq, type, schema_version, payload,"
-            " actor_kind, created_at) VALUES (%s, %s, 'forged', 1, '{}', 'system', now())",
-            [game.id, loaded.version + 1],
-        )
-    before, model = _stream(game.id), _read_model(game.id)
-
-    with pytest.raises(store.ConcurrencyConflict):
-        _act_at(game, loaded, loaded.version)()
-
-    assert (_stream(game.id), _read_model(game.id)) == (before, model)
-
-
-def test_a_conflict_leaves_the_callers_transaction_usable(started):
-    game = Game.objects.get(pk=started.game_id)
-    loaded = store.load(game.id)
-    with transaction.atomic():
-        with pytest.raises(store.ConcurrencyConflict):
-            _act_at(game, loaded, loaded.version + 5)()
-        _act_at(game, loaded, loaded.version)()
-
-    assert _read_model(game.id)["version"] == len(_stream(game.id)) > loaded.version
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_deadlock_with_an_older_writer_is_a_conflict_that_appends_nothing(started):
-    # A writer of the previous release (events first, then the game row) running beside
-    # this one (game row first) during a rolling deploy: PostgreSQL breaks the cycle by
-    # failing one statement. Ours must answer a conflict, not a server error.
-    game = Game.objects.get(pk=started.game_id)
-    loaded = store.load(game.id)
-    settings = connection.settings_dict
-    older = psycopg.connect(
-        host=settings["HOST"],
-        port=settings["PORT"],
-        user=settings["USER"],
-        dbname=settings["NAME"],
-    )
-    holds_its_event = threading.Event()
-    failures: list[BaseException] = []
-
-    def older_writer() -> None:
-        try:
-            older.execute(
-                "INSERT INTO games_gameevent (game_id, seq, type, schema_version, payload,"
-                " actor_kind, created_at) VALUES (%s, %s, 'older', 1, '{}', 'system', now())",
-                [game.id, loaded.version + 1],
-            )
-            holds_its_event.set()
-            for _ in range(200):  # until our append waits on that event's index entry
-                waiting = older.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    " AND datname = current_database()"
-                ).fetchone()
-                if waiting and waiting[0]:
-                    break
-                time.sleep(0.02)
-            older.execute(
-                "UPDATE games_game SET version = %s WHERE id = %s", [loaded.version + 1, game.id]
-            )
-            older.commit()
-        except BaseException as error:
-            failures.append(error)
-            older.rollback()
-
-    thread = threading.Thread(target=older_writer)
-    thread.start()
-    assert holds_its_event.wait(10)
-    try:
-        with pytest.raises(store.ConcurrencyConflict):
-            _act_at(game, loaded, loaded.version)()
-    finally:
-        thread.join(20)
-        older.close()
-
-    assert failures == []  # the older writer went through; ours gave way
-    assert [row[1] for row in _stream(game.id)][loaded.version :] == ["older"]
