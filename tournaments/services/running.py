@@ -43,7 +43,8 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import standings_of
-from tournaments.services import pairing, progress
+from tournaments.services import boards, pairing, progress
+from tournaments.services.boards import seat_taker
 from tournaments.services.ratings import game_rate
 
 logger = logging.getLogger(__name__)
@@ -137,7 +138,12 @@ def _round_open(
     now = timezone.now()
     listed = []
     for table, pair in enumerate(pairings, start=1):
-        match = _match_create(tournament, played, table=table, pair=pair, teams=teams, now=now)
+        if tournament.format == Format.DUPLICATE and pair.away is not None:
+            match = boards.match_create(
+                played, table=table, pair=pair, boards=int(tournament.boards or 1)
+            )
+        else:
+            match = _match_create(tournament, played, table=table, pair=pair, teams=teams, now=now)
         listed.append(
             {
                 "table": table,
@@ -146,6 +152,8 @@ def _round_open(
                 "game_id": None if match.game_id is None else str(match.game_id),
             }
         )
+    if tournament.format == Format.DUPLICATE:
+        boards.boards_deal(tournament, played, teams)  # committed before the pairings
     progress.progress_append(
         tournament, progress.ROUND_STARTED, {"round": number, "pairings": listed}
     )
@@ -173,10 +181,10 @@ def _match_create(
         )
     home, away = teams[pair.home], teams[pair.away]
     seats = [
-        _taker(home.captain_id, home.captain_bot),
-        _taker(away.captain_id, away.captain_bot),
-        _taker(home.partner_id, home.partner_bot),
-        _taker(away.partner_id, away.partner_bot),
+        seat_taker(home.captain_id, home.captain_bot),
+        seat_taker(away.captain_id, away.captain_bot),
+        seat_taker(home.partner_id, home.partner_bot),
+        seat_taker(away.partner_id, away.partner_bot),
     ]
     game = services.seated_game_create(
         user=tournament.organiser, options=tournament.options, seats=seats
@@ -184,29 +192,26 @@ def _match_create(
     return Match.objects.create(round=played, table=table, home=home, away=away, game=game)
 
 
-def _taker(user_id: int | None, bot_level: str | None) -> services.SeatTaker:
-    return services.SeatTaker(user_id=user_id, bot_level=None if user_id else bot_level)
-
-
 def on_game_finished(sender: Any, *, game_id: UUID, **kwargs: Any) -> None:
     """The receiver of games' `game_finished`: queue the recording of its result (a
     game outside any tournament costs one query)."""
-    if Match.objects.filter(game_id=game_id, outcome__isnull=True).exists():
+    if Match.objects.filter(game_id=game_id, outcome__isnull=True).exists() or boards.pending(
+        game_id
+    ):
         current_app.send_task(RECORD_TASK, args=(str(game_id),))
 
 
 def game_result_record(game_id: UUID) -> bool:
     """Copy a finished game's result into its match, rate it, and close the round if it
     was the last; False (nothing done) if not a pending tournament game or not over."""
+    board = boards.board_of(game_id)
+    if board is not None:
+        return _board_table_record(game_id, board.match.round.tournament_id)
     match = Match.objects.filter(game_id=game_id).select_related("round").first()
     if match is None or match.outcome is not None:
         return False
-    try:
-        state = selectors.table_state(game_id).loaded.state
-    except GameNotFoundError:
-        return False
-    summary = rules.summary(state)
-    if summary.status != "finished":
+    summary = _finished_summary(game_id)
+    if summary is None:
         return False
     with transaction.atomic():
         tournament = _locked(match.round.tournament_id)
@@ -236,6 +241,33 @@ def game_result_record(game_id: UUID) -> bool:
         if not Match.objects.filter(round=match.round, outcome__isnull=True).exists():
             _close_on_commit(tournament.pk, number)
     return True
+
+
+def _finished_summary(game_id: UUID) -> rules.Summary | None:
+    try:
+        state = selectors.table_state(game_id).loaded.state
+    except GameNotFoundError:
+        return None
+    summary = rules.summary(state)
+    return summary if summary.status == "finished" else None
+
+
+def _board_table_record(game_id: UUID, tournament_id: UUID) -> bool:
+    """A duplicate board's table ended (services/boards.py): False if not over."""
+    summary = _finished_summary(game_id)
+    if summary is None:
+        return False
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament is None:
+            return False
+        recorded, match = boards.table_record(tournament, game_id, summary)
+        if (
+            match is not None
+            and not Match.objects.filter(round=match.round, outcome__isnull=True).exists()
+        ):
+            _close_on_commit(tournament.pk, match.round.number)
+    return recorded
 
 
 def _outcome(tournament: Tournament, summary: rules.Summary) -> Outcome:
@@ -314,7 +346,7 @@ def unrecorded_games_sweep() -> int:
     pending = Match.objects.filter(
         outcome__isnull=True, game__status="finished", round__status=RoundStatus.PLAYING
     ).values_list("game_id", flat=True)
-    for game_id in list(pending[:500]):
+    for game_id in [*pending[:500], *boards.unrecorded()]:
         done += game_result_record(game_id)
     open_rounds = Round.objects.filter(
         status=RoundStatus.PLAYING, tournament__status=TournamentStatus.RUNNING
