@@ -5,6 +5,7 @@ scored in IMPs (docs/tournaments.md, "Duplicate")."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from tests.tournaments.helpers import play_out, tournament_of_bots
 from tournaments import selectors, services
 from tournaments.formats.duplicate import BoardPlayed, match_imps
 from tournaments.models import Board, Match, Tournament, TournamentEvent, TournamentStatus
+from tournaments.services.results import on_game_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +104,26 @@ def test_a_duplicate_deals_each_board_alike_at_both_tables_and_scores_imps(user:
     assert kinds.count("board_revealed") == 6
     assert kinds.count("game_finished") == 12
     assert kinds[-1] == "tournament_finished"
+
+
+def test_the_sweeper_records_a_boards_table_whose_task_was_lost(user: Any) -> None:
+    tournament = duplicate_of_bots(user, teams=2, boards=1)
+    services.tournament_start(tournament_id=tournament.pk, user=user)
+    (board,) = Board.objects.filter(match__round__tournament=tournament)
+    play_out(board.first_game_id)
+    assert services.unrecorded_games_sweep() == 1
+    board.refresh_from_db()
+    play_out(board.second_game_id)
+    assert services.unrecorded_games_sweep() == 2  # the table, and the round it completed
+    board.refresh_from_db()
+    tournament.refresh_from_db()
+    assert board.revealed
+    assert Match.objects.get(pk=board.match_id).outcome is not None
+    assert tournament.status == TournamentStatus.FINISHED
+
+
+def test_a_game_outside_any_tournament_costs_its_end_one_query(
+    user: Any, django_assert_num_queries: Any
+) -> None:
+    with django_assert_num_queries(1):
+        on_game_finished(None, game_id=uuid.uuid4())

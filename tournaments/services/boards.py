@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import rules, services
@@ -89,12 +89,12 @@ def board_of(game_id: UUID) -> Board | None:
     )
 
 
-def pending(game_id: UUID) -> bool:
-    """Whether `game_id` is a board's table whose result is not recorded yet."""
+def pending(game_id: UUID) -> QuerySet[Board]:
+    """The board of which `game_id` is a table whose result is not recorded yet."""
     return Board.objects.filter(
         Q(first_game_id=game_id, first_scores__isnull=True)
         | Q(second_game_id=game_id, second_scores__isnull=True)
-    ).exists()
+    )
 
 
 def unrecorded() -> list[UUID]:

@@ -1,4 +1,5 @@
-"""Running a tournament: the start, each game's result, each round's close, the finish.
+"""Running a tournament: the start, each round's opening and close, the finish (each
+game's result is recorded by `results`).
 
 Nobody pushes a tournament along: a game's end (games' `game_finished`, after its
 commit) queues `record_game_result`; the result that completes a round queues
@@ -21,8 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import rules, selectors, services
-from games.errors import GameNotFoundError
+from games import services
 from tournaments.errors import (
     NotEnoughTeamsError,
     NotTournamentOrganiserError,
@@ -34,7 +34,6 @@ from tournaments.formats.records import PairingError
 from tournaments.models import (
     Format,
     Match,
-    NoShow,
     Round,
     RoundStatus,
     Team,
@@ -45,11 +44,9 @@ from tournaments.models import (
 from tournaments.selectors import standings_of
 from tournaments.services import boards, pairing, progress
 from tournaments.services.boards import seat_taker
-from tournaments.services.ratings import game_rate
 
 logger = logging.getLogger(__name__)
 
-RECORD_TASK = "tournaments.tasks.record_game_result"
 CLOSE_TASK = "tournaments.tasks.close_round"
 
 
@@ -57,7 +54,7 @@ CLOSE_TASK = "tournaments.tasks.close_round"
 def tournament_start(*, tournament_id: UUID, user: User) -> Tournament:
     """The organiser starts: pending invitations lapse, round 1 is paired and its games
     created with everyone seated."""
-    tournament = _locked(tournament_id)
+    tournament = tournament_locked(tournament_id)
     if tournament is None:
         raise TournamentNotFoundError()
     if tournament.organiser_id != user.pk:
@@ -120,7 +117,9 @@ def _start(tournament: Tournament) -> None:
     _round_open(tournament, 1)
 
 
-def _locked(tournament_id: UUID) -> Tournament | None:
+def tournament_locked(tournament_id: UUID) -> Tournament | None:
+    """The tournament's row, locked until the transaction ends: every running step
+    takes it first, so that they happen one after the other."""
     return Tournament.objects.select_for_update().filter(pk=tournament_id).first()
 
 
@@ -158,7 +157,7 @@ def _round_open(
         tournament, progress.ROUND_STARTED, {"round": number, "pairings": listed}
     )
     if not Match.objects.filter(round=played, outcome__isnull=True).exists():
-        _close_on_commit(tournament.pk, number)  # a round of byes only is over at once
+        round_close_on_commit(tournament.pk, number)  # a round of byes only is over at once
     return played
 
 
@@ -192,99 +191,9 @@ def _match_create(
     return Match.objects.create(round=played, table=table, home=home, away=away, game=game)
 
 
-def on_game_finished(sender: Any, *, game_id: UUID, **kwargs: Any) -> None:
-    """The receiver of games' `game_finished`: queue the recording of its result (a
-    game outside any tournament costs one query)."""
-    if Match.objects.filter(game_id=game_id, outcome__isnull=True).exists() or boards.pending(
-        game_id
-    ):
-        current_app.send_task(RECORD_TASK, args=(str(game_id),))
+def round_close_on_commit(tournament_id: UUID, number: int) -> None:
+    """Queue `close_round` for round `number` once the transaction commits."""
 
-
-def game_result_record(game_id: UUID) -> bool:
-    """Copy a finished game's result into its match, rate it, and close the round if it
-    was the last; False (nothing done) if not a pending tournament game or not over."""
-    board = boards.board_of(game_id)
-    if board is not None:
-        return _board_table_record(game_id, board.match.round.tournament_id)
-    match = Match.objects.filter(game_id=game_id).select_related("round").first()
-    if match is None or match.outcome is not None:
-        return False
-    summary = _finished_summary(game_id)
-    if summary is None:
-        return False
-    with transaction.atomic():
-        tournament = _locked(match.round.tournament_id)
-        match = Match.objects.select_for_update().select_related("round").get(pk=match.pk)
-        if tournament is None or match.outcome is not None:
-            return False
-        outcome = _outcome(tournament, summary)
-        match.outcome = outcome.value
-        match.home_score, match.away_score = summary.scores
-        match.recorded_at = timezone.now()
-        match.save(update_fields=["outcome", "home_score", "away_score", "recorded_at"])
-        if tournament.rated:
-            game_rate(game_id)
-        number = match.round.number
-        progress.progress_append(
-            tournament,
-            progress.GAME_FINISHED,
-            {
-                "round": number,
-                "table": match.table,
-                "game_id": str(game_id),
-                "outcome": outcome.value,
-                "home_score": match.home_score,
-                "away_score": match.away_score,
-            },
-        )
-        if not Match.objects.filter(round=match.round, outcome__isnull=True).exists():
-            _close_on_commit(tournament.pk, number)
-    return True
-
-
-def _finished_summary(game_id: UUID) -> rules.Summary | None:
-    try:
-        state = selectors.table_state(game_id).loaded.state
-    except GameNotFoundError:
-        return None
-    summary = rules.summary(state)
-    return summary if summary.status == "finished" else None
-
-
-def _board_table_record(game_id: UUID, tournament_id: UUID) -> bool:
-    """A duplicate board's table ended (services/boards.py): False if not over."""
-    summary = _finished_summary(game_id)
-    if summary is None:
-        return False
-    with transaction.atomic():
-        tournament = _locked(tournament_id)
-        if tournament is None:
-            return False
-        recorded, match = boards.table_record(tournament, game_id, summary)
-        if (
-            match is not None
-            and not Match.objects.filter(round=match.round, outcome__isnull=True).exists()
-        ):
-            _close_on_commit(tournament.pk, match.round.number)
-    return recorded
-
-
-def _outcome(tournament: Tournament, summary: rules.Summary) -> Outcome:
-    """The match's outcome: the game's, unless a no-show forfeits it (a seat still absent
-    at the end, under `no_show: forfeit`)."""
-    if tournament.no_show == NoShow.FORFEIT and summary.absent:
-        home_absent = any(seat % 2 == 0 for seat in summary.absent)
-        away_absent = any(seat % 2 == 1 for seat in summary.absent)
-        if home_absent and away_absent:
-            return Outcome.DOUBLE_FORFEIT
-        return Outcome.HOME_FORFEIT if home_absent else Outcome.AWAY_FORFEIT
-    if summary.winner is None:
-        return Outcome.DRAW
-    return Outcome.HOME if summary.winner == 0 else Outcome.AWAY
-
-
-def _close_on_commit(tournament_id: UUID, number: int) -> None:
     def enqueue() -> None:
         current_app.send_task(CLOSE_TASK, args=(str(tournament_id), number))
 
@@ -295,7 +204,7 @@ def _close_on_commit(tournament_id: UUID, number: int) -> None:
 def round_close(tournament_id: UUID, number: int) -> bool:
     """Close round `number` once every match of it has a result: open the next round or
     finish. False if that round is not the one being played, or not over yet."""
-    tournament = _locked(tournament_id)
+    tournament = tournament_locked(tournament_id)
     if tournament is None or tournament.status != TournamentStatus.RUNNING:
         return False
     played = Round.objects.filter(tournament=tournament, number=number).first()
@@ -337,20 +246,3 @@ def _finish(tournament: Tournament) -> None:
         progress.TOURNAMENT_FINISHED,
         {"round": tournament.current_round, "winner": table[0]["team"]["id"] if table else None},
     )
-
-
-def unrecorded_games_sweep() -> int:
-    """Periodic: record the finished games whose result task was lost (broker down when
-    the game ended, worker killed), and close the rounds left open the same way."""
-    done = 0
-    pending = Match.objects.filter(
-        outcome__isnull=True, game__status="finished", round__status=RoundStatus.PLAYING
-    ).values_list("game_id", flat=True)
-    for game_id in [*pending[:500], *boards.unrecorded()]:
-        done += game_result_record(game_id)
-    open_rounds = Round.objects.filter(
-        status=RoundStatus.PLAYING, tournament__status=TournamentStatus.RUNNING
-    ).exclude(matches__outcome__isnull=True)
-    for played in list(open_rounds.values_list("tournament_id", "number")[:500]):
-        done += round_close(*played)
-    return done
