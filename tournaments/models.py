@@ -176,7 +176,8 @@ class Match(models.Model):
     away = models.ForeignKey(
         Team, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    #: the home team holds seats 0 and 2, the away team 1 and 3
+    #: the home team holds seats 0 and 2, the away team 1 and 3; null for a bye, and for a
+    #: duplicate match, whose games are its boards'
     game = models.OneToOneField(
         "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )

@@ -12,6 +12,7 @@ import pytest
 
 from accounts.models import User
 from games import services
+from games.audit import verify
 from games.models import GameEvent
 from games.rules import fairness
 from tests.audit.stored import play_stored
@@ -92,3 +93,23 @@ def test_a_boards_log_is_sealed_until_its_deal_is_released(
     assert audit.status_code == 200, audit.content
     assert audit.json()["valid"] is True
     assert dealt["secret"] in clients[-1].get(f"{url}/export").content.decode()
+
+
+def test_the_offline_verifier_checks_both_tables_against_the_boards_commitment(
+    players: list[User], auth_client: Any, tmp_path: Any
+) -> None:
+    secret = secrets.token_hex(32)
+    a0, b0, a1, b1 = players
+    tables = [board(a0, users(seated), secret) for seated in ([a0, b0, a1, b1], [b0, a0, b1, a1])]
+    for game_id in tables:
+        play_stored(game_id, 3)
+    assert services.board_deals_release(game_ids=tables) == 2
+    published = fairness.commitment(bytes.fromhex(secret))
+    for number, game_id in enumerate(tables):
+        log = tmp_path / f"table{number}.ndjson"
+        log.write_bytes(auth_client().get(f"{GAMES}/{game_id}/export").content)
+        assert verify.main([str(log), "--commitment", published]) == 0
+        assert verify.main([str(log), "--commitment", "0" * 64]) == 1
+    report = verify.audit_text(log.read_text().splitlines(), commitment="ab" * 32)
+    assert report.discrepancy is not None
+    assert (report.discrepancy.seq, report.discrepancy.what) == (1, "commitment")
