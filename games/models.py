@@ -59,6 +59,10 @@ class Game(models.Model):
     # ends), and its published commitment. Both empty for a table from before.
     hand_secrets = models.CharField(max_length=64, default="", editable=False)
     secret_chain = models.CharField(max_length=64, default="", editable=False)
+    # A duplicate board (docs/fairness.md, "Boards"): its chain end is the board's owner's,
+    # and its log stays unpublished after the end until that owner releases the deal,
+    # which another table may still be playing.
+    deal_sealed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("-created_at", "-id")

@@ -1,7 +1,6 @@
 """Admin: watch tournaments (teams, rounds, results, ratings); changes go through the
 services, so an operator's withdrawal follows the same rules as a player's."""
 
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -9,7 +8,7 @@ from django.http import HttpRequest
 from belote_project.admin_views import ReadOnly
 from belote_project.errors import ApplicationError
 from tournaments import services
-from tournaments.models import Match, Rating, Team, Tournament, TournamentEvent
+from tournaments.models import Board, Match, Rating, Team, Tournament, TournamentEvent
 
 
 class TeamInline(ReadOnly, admin.TabularInline[Team, Tournament]):
@@ -52,6 +51,15 @@ class MatchAdmin(ReadOnly, admin.ModelAdmin[Match]):
     list_display = ("round", "table", "home", "away", "outcome", "home_score", "away_score")
     list_filter = ("outcome",)
     list_select_related = ("round", "home", "away")
+
+
+@admin.register(Board)
+class BoardAdmin(ReadOnly, admin.ModelAdmin[Board]):
+    """A duplicate's boards; the secret stays out of the pages (the revealed one shows)."""
+
+    list_display = ("match", "number", "commitment", "revealed", "first_scores", "second_scores")
+    list_select_related = ("match__round",)
+    exclude = ("secret",)
 
 
 @admin.register(TournamentEvent)

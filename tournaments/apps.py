@@ -11,6 +11,6 @@ class TournamentsConfig(AppConfig):
         # games sends `game_finished` after the commit that ends a game; it cannot import
         # tournaments (pyproject.toml's contracts), so tournaments listens.
         from games.signals import game_finished  # noqa: PLC0415 (apps are loaded)
-        from tournaments.services.running import on_game_finished  # noqa: PLC0415
+        from tournaments.services.results import on_game_finished  # noqa: PLC0415
 
         game_finished.connect(on_game_finished, dispatch_uid="tournaments-game-finished")

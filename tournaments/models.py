@@ -20,6 +20,7 @@ class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin"
     SWISS = "swiss"
     KNOCKOUT = "knockout"
+    DUPLICATE = "duplicate"
 
 
 class FirstRound(models.TextChoices):
@@ -52,6 +53,8 @@ class Tournament(models.Model):
     no_show = models.CharField(max_length=8, choices=NoShow.choices, default=NoShow.BOT)
     #: Swiss only: the rounds to play; the other formats' count follows from the teams
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: duplicate only: the boards each pairing plays a round (each at two tables)
+    boards = models.PositiveSmallIntegerField(null=True, blank=True)
     first_round = models.CharField(
         max_length=8, choices=FirstRound.choices, default=FirstRound.SEEDED
     )
@@ -173,7 +176,8 @@ class Match(models.Model):
     away = models.ForeignKey(
         Team, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    #: the home team holds seats 0 and 2, the away team 1 and 3
+    #: the home team holds seats 0 and 2, the away team 1 and 3; null for a bye, and for a
+    #: duplicate match, whose games are its boards'
     game = models.OneToOneField(
         "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -192,6 +196,38 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.table} of {self.round}"
+
+
+class Board(models.Model):
+    """A deal of a duplicate match, played at two tables with the teams' seats swapped
+    (docs/tournaments.md, "Duplicate"): home at seats 0 and 2 at the first table, away
+    at the second. `secret` (the end of its chain of hand secrets) never leaves the
+    database; `commitment` is published before the round's pairings, and `revealed` is
+    the board's secret s(1), published once both tables have finished."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    secret = models.CharField(max_length=64, editable=False)
+    commitment = models.CharField(max_length=64)
+    revealed = models.CharField(max_length=64, default="", blank=True)
+    first_game = models.OneToOneField(
+        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    second_game = models.OneToOneField(
+        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    #: each table's scores as its game reports them, seats 0 and 2 first; null: playing
+    first_scores = models.JSONField(null=True, blank=True)
+    second_scores = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("match", "number")
+        constraints = (
+            models.UniqueConstraint(fields=("match", "number"), name="tournaments_board_number"),
+        )
+
+    def __str__(self) -> str:
+        return f"board {self.number} of {self.match}"
 
 
 class TournamentEvent(models.Model):

@@ -58,6 +58,10 @@ class OptionsSerializer(Serializer):
         max_value=rules.RANGES["absent_after"][1],
         help_text="Consecutive timeouts before a bot takes the seat; default 2.",
     )
+    board = serializers.BooleanField(
+        required=False,
+        help_text="A game of one hand, a duplicate board (docs/rules.md, Boards); default false.",
+    )
 
 
 @extend_schema_field(OptionsSerializer)

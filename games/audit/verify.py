@@ -1,4 +1,5 @@
-"""The offline verifier: `python -m games.audit.verify game.ndjson [--receipt SEQ:HASH]`.
+"""The offline verifier: `python -m games.audit.verify game.ndjson [--receipt SEQ:HASH]
+[--commitment HEX]`.
 
 Checks an exported log (docs/audit.md) with the standard library and the rules package
 only: the hash chain, any receipts a player kept, then a replay of every event with the
@@ -23,6 +24,7 @@ from games.audit.chain import GENESIS, Link, first_break
 from games.audit.log import LogError, event_of, links, parse_lines
 from games.audit.replay import ReplayError, replay_log
 from games.audit.report import Discrepancy, Report
+from games.rules.events import GameStarted
 
 CHECKS = ("chain", "receipts", "events", "rules")
 _RECEIPT = re.compile(r"^([1-9][0-9]{0,9}):([0-9a-f]{64})$")
@@ -33,9 +35,12 @@ def audit_rows(
     *,
     receipts: Sequence[tuple[int, str]] = (),
     bots: bool = False,
+    commitment: str | None = None,
 ) -> Report:
     """The report on exported rows (`seq`, `type`, `schema_version`, `payload`, `hash`);
-    `bots`: re-derive every bot move too (games/audit/bots.py)."""
+    `bots`: re-derive every bot move too (games/audit/bots.py); `commitment`: the one the
+    game's secrets must be committed to (a duplicate board's, published by its
+    tournament), checked against `game_started.secret_chain`."""
     rows = list(rows)
     try:
         chained = links(rows)
@@ -55,6 +60,9 @@ def audit_rows(
         except (KeyError, TypeError, ValueError, IndexError) as error:
             what = Discrepancy(item.seq, "event", "an event of the rules' schema", repr(error))
             return _invalid(chained, what, CHECKS[:2])
+    chain = events[0].secret_chain if events and isinstance(events[0], GameStarted) else None
+    if commitment is not None and chain != commitment:
+        return _invalid(chained, Discrepancy(1, "commitment", commitment, chain), CHECKS[:3])
     check = bot_moves_check(rows) if bots else None
     try:
         state = replay_log(events, check_move=check)
@@ -91,14 +99,18 @@ def _invalid(chained: Sequence[Link], discrepancy: Discrepancy, passed: tuple[st
 
 
 def audit_text(
-    lines: Iterable[str], *, receipts: Sequence[tuple[int, str]] = (), bots: bool = False
+    lines: Iterable[str],
+    *,
+    receipts: Sequence[tuple[int, str]] = (),
+    bots: bool = False,
+    commitment: str | None = None,
 ) -> Report:
     """The report on NDJSON lines, as `export` writes them."""
     try:
         rows = parse_lines(lines)
     except LogError as error:
         return _invalid([], error.discrepancy, ())
-    return audit_rows(rows, receipts=receipts, bots=bots)
+    return audit_rows(rows, receipts=receipts, bots=bots, commitment=commitment)
 
 
 def receipt(text: str) -> tuple[int, str]:
@@ -123,14 +135,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a (version, head_hash) pair you kept from an answer; repeatable",
     )
     parser.add_argument("--bots", action="store_true", help="re-derive every bot move too (slower)")
+    parser.add_argument(
+        "--commitment",
+        metavar="HEX",
+        help="the commitment the game's secrets must follow from (a duplicate board's)",
+    )
     parser.add_argument("--json", action="store_true", help="print the whole report as JSON")
     args = parser.parse_args(argv)
+    checks = {"receipts": args.receipt, "bots": args.bots, "commitment": args.commitment}
     try:
         if args.log == "-":
-            report = audit_text(sys.stdin, receipts=args.receipt, bots=args.bots)
+            report = audit_text(sys.stdin, **checks)
         else:
             with open(args.log, encoding="utf-8") as file:
-                report = audit_text(file, receipts=args.receipt, bots=args.bots)
+                report = audit_text(file, **checks)
     except (OSError, UnicodeDecodeError) as error:
         print(f"belote-verify: cannot read {args.log}: {error}", file=sys.stderr)
         return 2

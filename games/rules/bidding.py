@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.rules.cards import SUITS
 from games.rules.commands import PASS, TAKE, Action, ChooseTrump, Pass, Take
-from games.rules.dealing import after_thrown_in
+from games.rules.dealing import after_thrown_in, revealed
 from games.rules.errors import RuleError
 from games.rules.events import Bid, Event, HandThrownIn, RestDealt, TrumpSet
 from games.rules.shuffle import deal_rest
@@ -28,7 +28,7 @@ def decide_bid(
         if round_number == 2 and seat == state.dealer:
             return (
                 passed,
-                HandThrownIn(state.hand_number, state.hand_seed, state.hand_secret),
+                HandThrownIn(state.hand_number, *revealed(state)),
                 *after_thrown_in(state, next_seed, next_secret),
             )
         return (passed,)

@@ -42,6 +42,8 @@ def after_scoring(
     state: GameState, scored: HandScored, seed: bytes, secret: bytes = b""
 ) -> tuple[Event, ...]:
     """`game_finished` if the game ends with this result, else the next deal."""
+    if state.options.board:
+        return (GameFinished(capped_winner(scored.game_scores), scored.game_scores),)
     winner = game_winner(state.options, scored.game_scores, scored.waiting_after)
     if winner is not None:
         return (GameFinished(winner, scored.game_scores),)
@@ -49,8 +51,20 @@ def after_scoring(
 
 
 def after_thrown_in(state: GameState, seed: bytes, secret: bytes = b"") -> tuple[Event, ...]:
-    """The next deal after a thrown-in hand, unless it was the last hand allowed."""
+    """The next deal after a thrown-in hand, unless it was the last hand allowed or the
+    game is a board (a passed board: nobody scores)."""
+    if state.options.board:
+        return (GameFinished(None, state.scores),)
     return after_last_hand(state, state.scores) or (next_deal(state, seed, secret),)
+
+
+def revealed(state: GameState) -> tuple[str, str]:
+    """The (seed, secret) the end of the current hand reveals: none on a board, whose
+    deal is played at another table too and revealed by its owner (docs/rules.md,
+    "Boards")."""
+    if state.options.board:
+        return "", ""
+    return state.hand_seed, state.hand_secret
 
 
 def after_last_hand(state: GameState, scores: tuple[int, int]) -> tuple[Event, ...]:

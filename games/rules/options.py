@@ -37,6 +37,8 @@ class Options:
     time_bank_seconds: int = 0
     #: consecutive timeouts after which a bot takes the seat
     absent_after: int = 2
+    #: a game of one hand, a duplicate board (docs/rules.md, "Boards")
+    board: bool = False
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> Options:
@@ -77,6 +79,7 @@ _TYPES: dict[str, type] = {
     "turn_seconds": int,
     "time_bank_seconds": int,
     "absent_after": int,
+    "board": bool,
 }
 #: the options that may also be null
 _NULLABLE = frozenset({"turn_seconds"})

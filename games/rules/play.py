@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.rules.belote import belote_call, belote_team
 from games.rules.cards import CARD_NAMES, SUIT_MASKS, SUITS, TRUMP_ABOVE
-from games.rules.dealing import after_scoring
+from games.rules.dealing import after_scoring, revealed
 from games.rules.declarations import count_declarations
 from games.rules.errors import RuleError
 from games.rules.events import CardPlayed, DeclarationsShown, Event, HandScored, TrickWon
@@ -112,6 +112,5 @@ def _score(state: GameState, last: TrickWon) -> HandScored:
         result.waiting_to,
         result.deltas,
         game_scores,
-        state.hand_seed,
-        state.hand_secret,
+        *revealed(state),
     )

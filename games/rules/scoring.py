@@ -67,6 +67,10 @@ def score_hand(
         outcome = INSIDE
         base = options.capot_points if capot_team == defenders else CARD_POINTS_TOTAL
         scores = _pair(taker_team, belote[taker_team], base + counted_points + belote[defenders])
+    elif tie and options.board:
+        # a board has no next hand to win the disputed points: each side keeps its own
+        outcome = LITIGE
+        scores = (totals[0], totals[1])
     elif tie:
         outcome = LITIGE
         scores = _pair(taker_team, belote[taker_team], defenders_total)

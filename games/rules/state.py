@@ -10,7 +10,7 @@ from games.rules.options import Options
 from games.rules.tricks import legal_cards_mask
 
 #: bump whenever the shape or meaning of `GameState` changes (old snapshots are rebuilt)
-ENGINE_VERSION = 7
+ENGINE_VERSION = 8
 
 WAITING = "waiting"
 BIDDING_1 = "bidding_1"

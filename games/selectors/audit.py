@@ -4,7 +4,8 @@ Who may read what (docs/audit.md, "Endpoints"): once the game has ended every se
 revealed, so its whole log and audit are anyone's who may watch it (every signed-in
 user); before, only staff's, since the log holds the current hand's secret seed. The
 state as of an event is anyone's at any time, but while the game runs only as the
-caller's seat saw it then (a spectator's view for a spectator).
+caller's seat saw it then (a spectator's view for a spectator). A duplicate board's log
+stays staff's after its end until its deal is released (docs/fairness.md, "Boards").
 """
 
 from __future__ import annotations
@@ -28,8 +29,13 @@ from games.selectors.views import seat_of, state_view
 
 
 def _require_log_reader(table: GameTable, user: User) -> None:
-    if table.status != GameStatus.FINISHED and not user.is_staff:
-        raise GameNotOverError(_("A game's log is published once the game has ended."))
+    if table.log_published or user.is_staff:
+        return
+    if table.status == GameStatus.FINISHED:
+        raise GameNotOverError(
+            _("A board's log is published once every table of the board has finished.")
+        )
+    raise GameNotOverError(_("A game's log is published once the game has ended."))
 
 
 def game_log(game_id: UUID | str, user: User) -> list[dict[str, Any]]:
@@ -93,7 +99,7 @@ def game_replay(game_id: UUID | str, user: User, seq: int) -> dict[str, Any]:
             _("The game has %(version)d events so far.") % {"version": table.version}
         )
     loaded = store.state_at(table.id, seq) if seq else store.LoadedGame(rules.new_game(), 0)
-    ended = table.status == GameStatus.FINISHED
+    ended = table.log_published
     hands = loaded.state.hands
     return {
         **state_view(table=table, loaded=loaded, seat=seat_of(table, user)),

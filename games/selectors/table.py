@@ -24,6 +24,7 @@ from games.store.sql import datetime_column, json_column, uuid_param
 _TABLE = """
 SELECT game.status, game.version, game.turn, game.options,
        game.turn_deadline, game.time_banks_ms, game.hand_secrets, game.secret_chain,
+       game.deal_sealed,
        seat.seat, seat.user_id, occupant.username, seat.bot_level, seat.client_seed
 FROM games_game AS game
 LEFT JOIN games_seat AS seat ON seat.game_id = game.id
@@ -64,6 +65,14 @@ class GameTable:
     secret_chain: str = ""
     #: the secret end of that chain: for the services' deals only, never in an answer
     hand_secrets: str = field(default="", repr=False)
+    #: a board whose deal is not released yet: its log is not published (docs/fairness.md)
+    deal_sealed: bool = False
+
+    @property
+    def log_published(self) -> bool:
+        """Whether the game's log (every seed in it) is anyone's: once it has ended, and
+        for a board once its deal is released."""
+        return self.status == "finished" and not self.deal_sealed
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,7 @@ def game_table(game_id: UUID | str) -> GameTable:
         ),
         secret_chain=secret_chain,
         hand_secrets=hand_secrets,
+        deal_sealed=rows[0][8],
     )
 
 

@@ -7,6 +7,8 @@ from games.services.stale_tables import stale_tables_close
 from games.services.tables import (
     SeatChoice,
     SeatTaker,
+    board_deals_release,
+    board_game_create,
     bot_game_create,
     bot_seat,
     game_create,
@@ -20,6 +22,8 @@ __all__ = [
     "ActResult",
     "SeatChoice",
     "SeatTaker",
+    "board_deals_release",
+    "board_game_create",
     "bot_game_create",
     "bot_play",
     "bot_seat",

@@ -96,10 +96,7 @@ def seated_game_create(
     """A game organised by `user` with its four seats given (seat 0 first), started at
     once: the tables a tournament sets up for its pairings. For internal callers only,
     like `bot_game_create`: the options are validated as for any table."""
-    if len(seats) != len(SEATS) or any(
-        (taker.user_id is None) == (taker.bot_level is None) for taker in seats
-    ):
-        raise ValueError("a seated game needs a user or a bot level for each of four seats")
+    _check_seats(seats)
     game = _table_create(user, options)
     # Bots contribute the seed the table's commitment fixes; a player seated by a
     # tournament contributes nothing (the empty seed, docs/fairness.md).
@@ -117,18 +114,58 @@ def seated_game_create(
     return game
 
 
-def _table_create(user: User, options: Mapping[str, Any]) -> Game:
+@transaction.atomic
+def board_game_create(
+    *, user: User, options: Mapping[str, Any], seats: Sequence[SeatTaker], board_secret: str
+) -> Game:
+    """A duplicate board's table (docs/fairness.md, "Boards"), seated and started like
+    `seated_game_create`, its one hand dealt from `board_secret`: the end of a chain of
+    hand secrets that the board's owner drew and committed to. Every seat contributes
+    the empty seed, so every table of the board gets the same deal; the game's log stays
+    sealed until the owner releases it (`board_deals_release`)."""
+    _check_seats(seats)
+    chain_end = bytes.fromhex(board_secret)
+    if len(chain_end) != 32:
+        raise ValueError("a board secret is 32 bytes")
+    committed = (board_secret, fairness.commitment(chain_end))
+    game = _table_create(user, {**options, "board": True}, committed)
+    Seat.objects.bulk_create(
+        Seat(game=game, seat=number, user_id=taker.user_id, bot_level=taker.bot_level)
+        for number, taker in zip(SEATS, seats, strict=True)
+    )
+    _start_if_full(game)
+    return game
+
+
+def board_deals_release(*, game_ids: Sequence[UUID]) -> int:
+    """Publish the logs of finished boards whose deal every table has played: how many."""
+    finished = Game.objects.filter(pk__in=game_ids, status=GameStatus.FINISHED, deal_sealed=True)
+    return finished.update(deal_sealed=False)
+
+
+def _check_seats(seats: Sequence[SeatTaker]) -> None:
+    if len(seats) != len(SEATS) or any(
+        (taker.user_id is None) == (taker.bot_level is None) for taker in seats
+    ):
+        raise ValueError("a seated game needs a user or a bot level for each of four seats")
+
+
+def _table_create(
+    user: User, options: Mapping[str, Any], board: tuple[str, str] | None = None
+) -> Game:
+    """A new table; `board`: a board's (chain end, commitment), its log sealed."""
     try:
         table_options = rules.Options.from_dict(dict(options))
     except rules.InvalidOptions as error:
         raise InvalidTableOptionsError(error) from error
-    hand_secrets, secret_chain = deals.table_secrets()
+    hand_secrets, secret_chain = board or deals.table_secrets()
     return Game.objects.create(
         created_by=user,
         options=table_options.to_dict(),
         scores=[0, 0],
         hand_secrets=hand_secrets,
         secret_chain=secret_chain,
+        deal_sealed=board is not None,
     )
 
 

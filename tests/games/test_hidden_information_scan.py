@@ -1,6 +1,7 @@
 """A hidden-information scan over real HTTP against the production server (issue 10).
 
-Three whole games to the smallest target (a hand or two each), one with a bot seat.
+Three whole games to the smallest target (a hand or two each), one with a bot seat, and
+a board (one hand, its seed not revealed at its end) with a bot seat.
 Each table has four seated users choosing random legal actions from their own views, a
 spectator, an anonymous client and a seat changer: a fifth user who sits at seats and
 leaves them before the table fills, opening a stream and a held long-poll at each (the
@@ -217,18 +218,21 @@ def _version(game_id: UUID) -> int:
 @dataclass(frozen=True)
 class Plan:
     """One table: the seats the changer sits at and leaves, where it ends (None:
-    watching), a bot's seat (None: none), the seed of everyone's random choices."""
+    watching), a bot's seat (None: none), the seed of everyone's random choices, and
+    whether it is a board (docs/rules.md, "Boards": its end reveals no seed)."""
 
     changer_visits: tuple[int, ...]
     changer_ends: int | None
     bot_seat: int | None
     seed: int
+    board: bool = False
 
 
 PLANS = (
     Plan(changer_visits=(1, 2, 3), changer_ends=None, bot_seat=None, seed=11),
     Plan(changer_visits=(2, 3), changer_ends=1, bot_seat=None, seed=22),
     Plan(changer_visits=(1,), changer_ends=None, bot_seat=3, seed=33),
+    Plan(changer_visits=(3,), changer_ends=None, bot_seat=1, seed=44, board=True),
 )
 
 
@@ -244,7 +248,8 @@ class ScannedTable:
         self.anonymous = Viewer(ANONYMOUS, server.anonymous_client())
         self.joiners = [Viewer(PLAYER, server.client(user())) for _ in range(3)]
         created = self.creator.client.post(
-            GAMES, json={"options": {"target": rules.TARGET_MIN}, "seat": 0}
+            GAMES,
+            json={"options": {"target": rules.TARGET_MIN, "board": plan.board}, "seat": 0},
         )
         assert created.status_code == 201, created.text
         self.game_id = UUID(created.json()["id"])

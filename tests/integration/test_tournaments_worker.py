@@ -11,10 +11,15 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from games import selectors as game_selectors
+from games.models import GameEvent, Seat
+from games.rules import fairness
 from tests.integration.test_celery_round_trip import running_worker
 from tests.tournaments.helpers import ONE_HAND, leave_to_bots, tournament_of_bots
 from tournaments import selectors, services
+from tournaments.formats.duplicate import BoardPlayed, match_imps
 from tournaments.models import (
+    Board,
     Match,
     RatedGame,
     Rating,
@@ -177,3 +182,56 @@ def test_a_rated_tournament_moves_ratings_and_a_rebuild_repeats_them(make_user):
     before = sorted(Rating.objects.values_list("user_id", "mu", "sigma", "games"))
     call_command("ratings_rebuild", stdout=StringIO())
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma", "games")) == before
+
+
+def test_a_duplicate_match_deals_each_board_alike_at_both_tables_with_the_seats_swapped(
+    user, make_user
+):
+    settings = services.Settings(name="duplicate", format="duplicate", options={}, boards=3)
+    tournament = services.tournament_create(organiser=user, settings=settings)
+    levels = {"home": ("random", "random"), "away": ("basic", "basic")}
+    for name, pair in levels.items():
+        services.bot_team_add(tournament_id=tournament.pk, user=user, name=name, levels=pair)
+    tournament = run(tournament, user)
+    (match,) = Match.objects.filter(round__tournament=tournament)
+    assert match.home.name == "home"
+    boards = list(Board.objects.filter(match=match).order_by("number"))
+    assert len(boards) == 3
+    entries = list(TournamentEvent.objects.filter(tournament=tournament).order_by("seq"))
+    assert [e.type for e in entries[:2]] == ["boards_committed", "round_started"]
+    committed = [line["commitment"] for line in entries[0].payload["boards"]]
+    assert committed == [board.commitment for board in boards]
+    stranger = make_user()
+    for board in boards:
+        tables = (board.first_game_id, board.second_game_id)
+        started = [GameEvent.objects.get(game_id=g, seq=1).payload for g in tables]
+        dealt = [GameEvent.objects.get(game_id=g, seq=2).payload for g in tables]
+        # the same deal, seat for seat: same dealer, same hands, same stock
+        assert dealt[0]["dealer"] == dealt[1]["dealer"]
+        assert dealt[0]["cards"] == dealt[1]["cards"]
+        assert dealt[0]["stock"] == dealt[1]["stock"]
+        # with the teams' seats swapped: home holds seats 0 and 2 at the first table
+        seats = [
+            dict(Seat.objects.filter(game_id=g).values_list("seat", "bot_level")) for g in tables
+        ]
+        assert (seats[0][0], seats[0][2], seats[0][1]) == ("random", "random", "basic")
+        assert (seats[1][0], seats[1][2], seats[1][1]) == ("basic", "basic", "random")
+        # the secret revealed after both tables is the one committed before the pairings
+        assert fairness.step(bytes.fromhex(board.revealed)).hex() == board.commitment
+        assert [s["secret_chain"] for s in started] == [board.commitment] * 2
+        assert [d["secret"] for d in dealt] == [board.revealed] * 2
+        for game_id in tables:
+            assert game_selectors.game_audit(game_id, stranger)["valid"] is True
+        # each table's scores are its game's, seats 0 and 2 first
+        finished = [
+            GameEvent.objects.filter(game_id=g, type="game_finished").get().payload for g in tables
+        ]
+        assert [board.first_scores, board.second_scores] == [f["scores"] for f in finished]
+    played = [BoardPlayed(tuple(b.first_scores), tuple(b.second_scores)) for b in boards]
+    assert (match.home_score, match.away_score) == match_imps(played)
+    home_imps, away_imps = match_imps(played)
+    expected = "draw" if home_imps == away_imps else "home" if home_imps > away_imps else "away"
+    assert match.outcome == expected
+    kinds = [e.type for e in entries]
+    assert (kinds.count("game_finished"), kinds.count("board_revealed")) == (6, 3)
+    assert kinds[-1] == "tournament_finished"

@@ -16,6 +16,7 @@ DEFAULTS = {
     "turn_seconds": None,
     "time_bank_seconds": 0,
     "absent_after": 2,
+    "board": False,
 }
 
 
@@ -46,6 +47,7 @@ def test_given_options_are_kept_and_the_rest_defaulted() -> None:
         ({"target": 1.5}, "target"),
         ({"declarations": "yes"}, "declarations"),
         ({"auto_belote": 1}, "auto_belote"),
+        ({"board": "yes"}, "board"),
         ({"overtrump_partner_on_trump_lead": None}, "overtrump_partner_on_trump_lead"),
         ({"tie_rule": "split"}, "tie_rule"),
         ({"capot_points": 300}, "capot_points"),

@@ -17,8 +17,9 @@ from tournaments.models import (
     TeamStatus,
     TournamentStatus,
 )
+from tournaments.services.boards import BOARD_REVEALED, BOARDS_COMMITTED
 from tournaments.services.progress import GAME_FINISHED, ROUND_STARTED, TOURNAMENT_FINISHED
-from tournaments.services.registration import SWISS_ROUNDS_MAX
+from tournaments.services.registration import BOARDS_MAX, SWISS_ROUNDS_MAX
 
 Serializer = serializers.Serializer[Any]
 #: as games' BotLevel (labels too: the schema names one enum for one set of choices)
@@ -62,6 +63,9 @@ class TournamentSerializer(Serializer):
     options = OptionsSerializer(help_text="The table options of every game.")
     no_show = serializers.ChoiceField(choices=NoShow.choices)
     rounds = serializers.IntegerField(allow_null=True, help_text="Swiss: the rounds asked for.")
+    boards = serializers.IntegerField(
+        allow_null=True, help_text="Duplicate: the boards each pairing plays a round."
+    )
     first_round = serializers.ChoiceField(choices=FirstRound.choices)
     rated = serializers.BooleanField()
     allow_bot_partners = serializers.BooleanField()
@@ -76,18 +80,25 @@ class TournamentSerializer(Serializer):
     teams = TeamSerializer(many=True)
 
 
+def _format_count(most: int, help_text: str) -> serializers.IntegerField:
+    """A count only one format takes: 1 to `most`, or absent (the service decides)."""
+    return serializers.IntegerField(
+        min_value=1, max_value=most, required=False, allow_null=True, help_text=help_text
+    )
+
+
 @extend_schema_serializer(component_name="TournamentCreateInput")
 class TournamentCreateSerializer(Serializer):
     name = _Text(min_length=1, max_length=100)
     format = serializers.ChoiceField(choices=Format.choices)
     options = OptionsField(required=False, default=dict)
     no_show = serializers.ChoiceField(choices=NoShow.choices, default=NoShow.BOT)
-    rounds = serializers.IntegerField(
-        min_value=1,
-        max_value=SWISS_ROUNDS_MAX,
-        required=False,
-        allow_null=True,
-        help_text="Swiss only (required there); the other formats' count follows the teams.",
+    rounds = _format_count(
+        SWISS_ROUNDS_MAX,
+        "Swiss only (required there); the other formats' count follows the teams.",
+    )
+    boards = _format_count(
+        BOARDS_MAX, "Duplicate only (required there): the boards each pairing plays a round."
     )
     first_round = serializers.ChoiceField(choices=FirstRound.choices, default=FirstRound.SEEDED)
     rated = serializers.BooleanField(default=False)
@@ -138,6 +149,33 @@ class StandingSerializer(Serializer):
     )
 
 
+class BoardSerializer(Serializer):
+    board = serializers.IntegerField()
+    commitment = serializers.CharField(
+        help_text="SHA-256 commitment to the board's secret, published before the pairings."
+    )
+    secret = serializers.CharField(
+        allow_null=True,
+        help_text="The board's secret s(1), once both tables have finished (docs/fairness.md).",
+    )
+    first_game_id = serializers.UUIDField(
+        allow_null=True, help_text="The table where the home team holds seats 0 and 2."
+    )
+    second_game_id = serializers.UUIDField(
+        allow_null=True, help_text="The table where the away team does; dealt after the first."
+    )
+    first_scores = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The first table's scores, seats 0 and 2 first; null while it plays.",
+    )
+    second_scores = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The second table's scores, seats 0 and 2 first; null while it plays.",
+    )
+
+
 class MatchSerializer(Serializer):
     table = serializers.IntegerField()
     home = serializers.IntegerField(help_text="The team at seats 0 and 2.")
@@ -146,8 +184,9 @@ class MatchSerializer(Serializer):
     outcome = serializers.ChoiceField(
         choices=OUTCOMES, allow_null=True, help_text="Null while the game is played."
     )
-    home_score = serializers.IntegerField()
-    away_score = serializers.IntegerField()
+    home_score = serializers.IntegerField(help_text="Game points; a duplicate's: IMPs.")
+    away_score = serializers.IntegerField(help_text="Game points; a duplicate's: IMPs.")
+    boards = BoardSerializer(many=True, help_text="A duplicate match's boards; else empty.")
 
 
 class RoundSerializer(Serializer):
@@ -165,12 +204,30 @@ class PairingSerializer(Serializer):
     game_id = serializers.UUIDField(allow_null=True)
 
 
+class CommittedBoardSerializer(Serializer):
+    table = serializers.IntegerField()
+    board = serializers.IntegerField()
+    commitment = serializers.CharField()
+
+
 class ProgressPayloadSerializer(Serializer):
     """The members an entry has depend on its `type` (docs/tournaments.md, "Feed")."""
 
     round = serializers.IntegerField()
     pairings = PairingSerializer(many=True, required=False, help_text="round_started")
-    table = serializers.IntegerField(required=False, help_text="game_finished")
+    table = serializers.IntegerField(
+        required=False, help_text="game_finished, boards_committed, board_revealed"
+    )
+    board = serializers.IntegerField(
+        required=False, help_text="A duplicate's game_finished and board_revealed: the board."
+    )
+    boards = CommittedBoardSerializer(
+        many=True, required=False, help_text="boards_committed: before the round's pairings"
+    )
+    commitment = serializers.CharField(required=False, help_text="board_revealed")
+    secret = serializers.CharField(
+        required=False, help_text="board_revealed: the board's secret s(1)"
+    )
     game_id = serializers.UUIDField(required=False, help_text="game_finished")
     outcome = serializers.ChoiceField(choices=OUTCOMES, required=False, help_text="game_finished")
     home_score = serializers.IntegerField(required=False, help_text="game_finished")
@@ -182,7 +239,15 @@ class ProgressPayloadSerializer(Serializer):
 
 class ProgressSerializer(Serializer):
     seq = serializers.IntegerField()
-    type = serializers.ChoiceField(choices=(ROUND_STARTED, GAME_FINISHED, TOURNAMENT_FINISHED))
+    type = serializers.ChoiceField(
+        choices=(
+            BOARDS_COMMITTED,
+            ROUND_STARTED,
+            GAME_FINISHED,
+            BOARD_REVEALED,
+            TOURNAMENT_FINISHED,
+        )
+    )
     created_at = serializers.DateTimeField()
     payload = ProgressPayloadSerializer()
 

@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from tournaments.errors import TournamentNotFoundError
 from tournaments.formats import standings
 from tournaments.formats.records import Outcome, Result
-from tournaments.models import Format, Match, Round, Team, Tournament, TournamentEvent
+from tournaments.models import Board, Format, Match, Round, Team, Tournament, TournamentEvent
 
 
 def tournament_get(tournament_id: UUID | str) -> Tournament:
@@ -63,6 +63,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "options": tournament.options,
         "no_show": tournament.no_show,
         "rounds": tournament.rounds,
+        "boards": tournament.boards,
         "first_round": tournament.first_round,
         "rated": tournament.rated,
         "allow_bot_partners": tournament.allow_bot_partners,
@@ -125,6 +126,7 @@ def standings_of(tournament: Tournament) -> list[dict[str, Any]]:
 def rounds_of(tournament: Tournament) -> list[dict[str, Any]]:
     """Each round with its pairings and their results so far."""
     matches: dict[int, list[dict[str, Any]]] = {}
+    boards = _boards(tournament)
     for match in Match.objects.filter(round__tournament=tournament).select_related("round"):
         matches.setdefault(match.round_id, []).append(
             {
@@ -135,6 +137,7 @@ def rounds_of(tournament: Tournament) -> list[dict[str, Any]]:
                 "outcome": match.outcome,
                 "home_score": match.home_score,
                 "away_score": match.away_score,
+                "boards": boards.get(match.pk, []),
             }
         )
     return [
@@ -147,6 +150,29 @@ def rounds_of(tournament: Tournament) -> list[dict[str, Any]]:
         }
         for played in Round.objects.filter(tournament=tournament).order_by("number")
     ]
+
+
+def _boards(tournament: Tournament) -> dict[int, list[dict[str, Any]]]:
+    """Each duplicate match's boards, by match: a board's secret only once revealed."""
+    lines: dict[int, list[dict[str, Any]]] = {}
+    rows = Board.objects.filter(match__round__tournament=tournament).order_by("match", "number")
+    for board in rows:
+        lines.setdefault(board.match_id, []).append(
+            {
+                "board": board.number,
+                "commitment": board.commitment,
+                "secret": board.revealed or None,
+                "first_game_id": _game_id(board.first_game_id),
+                "second_game_id": _game_id(board.second_game_id),
+                "first_scores": board.first_scores,
+                "second_scores": board.second_scores,
+            }
+        )
+    return lines
+
+
+def _game_id(game_id: UUID | None) -> str | None:
+    return None if game_id is None else str(game_id)
 
 
 def events_after(tournament: Tournament, after: int, limit: int) -> list[dict[str, Any]]:

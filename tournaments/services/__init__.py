@@ -9,13 +9,8 @@ from tournaments.services.registration import (
     team_withdraw,
     tournament_create,
 )
-from tournaments.services.running import (
-    due_tournaments_start,
-    game_result_record,
-    round_close,
-    tournament_start,
-    unrecorded_games_sweep,
-)
+from tournaments.services.results import game_result_record, unrecorded_games_sweep
+from tournaments.services.running import due_tournaments_start, round_close, tournament_start
 
 __all__ = [
     "Settings",

@@ -45,7 +45,7 @@ def results(tournament: Tournament, *, before_round: int | None = None) -> list[
 
 def round_count(tournament: Tournament, teams: int) -> int:
     """The rounds the tournament plays with `teams` teams at the start."""
-    if tournament.format == Format.ROUND_ROBIN:
+    if tournament.format in (Format.ROUND_ROBIN, Format.DUPLICATE):
         return round_robin.round_count(teams)
     if tournament.format == Format.KNOCKOUT:
         return knockout.round_count(teams)
@@ -56,7 +56,7 @@ def pairings(tournament: Tournament, number: int) -> tuple[Pairing, ...]:
     """Round `number`'s pairings."""
     playing = teams_in_round(tournament, number)
     ids = [team.pk for team in playing]
-    if tournament.format == Format.ROUND_ROBIN:
+    if tournament.format in (Format.ROUND_ROBIN, Format.DUPLICATE):
         return round_robin.round_robin_round(ids, number)
     played = results(tournament, before_round=number)
     if tournament.format == Format.KNOCKOUT:

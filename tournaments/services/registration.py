@@ -40,6 +40,8 @@ from tournaments.models import Format, Team, TeamStatus, Tournament, TournamentS
 
 #: the most rounds a Swiss may ask for (the teams cap it further at the start)
 SWISS_ROUNDS_MAX = 20
+#: the most boards a duplicate pairing plays a round (each at two tables)
+BOARDS_MAX = 16
 #: the most teams one tournament takes (the benchmark runs 64; room beyond it)
 TEAMS_MAX = 256
 #: the teams still in the running: their seats count against a player's one team
@@ -55,6 +57,7 @@ class Settings:
     options: Mapping[str, Any]
     no_show: str = "bot"
     rounds: int | None = None
+    boards: int | None = None
     first_round: str = "seeded"
     rated: bool = False
     allow_bot_partners: bool = False
@@ -76,6 +79,7 @@ def tournament_create(*, organiser: User, settings: Settings) -> Tournament:
             )
     elif settings.rounds is not None:
         raise _invalid("rounds", _("Only a Swiss takes a number of rounds."))
+    _check_boards(settings)
     opens = settings.registration_opens_at or timezone.now()
     closes = settings.registration_closes_at
     if closes is not None and closes <= opens:
@@ -87,6 +91,7 @@ def tournament_create(*, organiser: User, settings: Settings) -> Tournament:
         options=options.to_dict(),
         no_show=settings.no_show,
         rounds=settings.rounds,
+        boards=settings.boards,
         first_round=settings.first_round,
         rated=settings.rated,
         allow_bot_partners=settings.allow_bot_partners,
@@ -94,6 +99,21 @@ def tournament_create(*, organiser: User, settings: Settings) -> Tournament:
         registration_closes_at=closes,
         draw_seed=secrets.token_hex(32),
     )
+
+
+def _check_boards(settings: Settings) -> None:
+    """A duplicate needs its boards per round, and plays every board out (no forfeit)."""
+    if settings.format != Format.DUPLICATE:
+        if settings.boards is not None:
+            raise _invalid("boards", _("Only a duplicate takes a number of boards."))
+        return
+    if settings.boards is None or not 1 <= settings.boards <= BOARDS_MAX:
+        raise _invalid(
+            "boards",
+            _("A duplicate needs from 1 to %(most)d boards a round.") % {"most": BOARDS_MAX},
+        )
+    if settings.no_show == "forfeit":
+        raise _invalid("no_show", _("A duplicate plays its boards out: no_show must be bot."))
 
 
 def _invalid(field: str, message: str) -> InvalidTournamentError:

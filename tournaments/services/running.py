@@ -1,4 +1,5 @@
-"""Running a tournament: the start, each game's result, each round's close, the finish.
+"""Running a tournament: the start, each round's opening and close, the finish (each
+game's result is recorded by `results`).
 
 Nobody pushes a tournament along: a game's end (games' `game_finished`, after its
 commit) queues `record_game_result`; the result that completes a round queues
@@ -21,8 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import rules, selectors, services
-from games.errors import GameNotFoundError
+from games import services
 from tournaments.errors import (
     NotEnoughTeamsError,
     NotTournamentOrganiserError,
@@ -34,7 +34,6 @@ from tournaments.formats.records import PairingError
 from tournaments.models import (
     Format,
     Match,
-    NoShow,
     Round,
     RoundStatus,
     Team,
@@ -43,12 +42,11 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import standings_of
-from tournaments.services import pairing, progress
-from tournaments.services.ratings import game_rate
+from tournaments.services import boards, pairing, progress
+from tournaments.services.boards import seat_taker
 
 logger = logging.getLogger(__name__)
 
-RECORD_TASK = "tournaments.tasks.record_game_result"
 CLOSE_TASK = "tournaments.tasks.close_round"
 
 
@@ -56,7 +54,7 @@ CLOSE_TASK = "tournaments.tasks.close_round"
 def tournament_start(*, tournament_id: UUID, user: User) -> Tournament:
     """The organiser starts: pending invitations lapse, round 1 is paired and its games
     created with everyone seated."""
-    tournament = _locked(tournament_id)
+    tournament = tournament_locked(tournament_id)
     if tournament is None:
         raise TournamentNotFoundError()
     if tournament.organiser_id != user.pk:
@@ -119,7 +117,9 @@ def _start(tournament: Tournament) -> None:
     _round_open(tournament, 1)
 
 
-def _locked(tournament_id: UUID) -> Tournament | None:
+def tournament_locked(tournament_id: UUID) -> Tournament | None:
+    """The tournament's row, locked until the transaction ends: every running step
+    takes it first, so that they happen one after the other."""
     return Tournament.objects.select_for_update().filter(pk=tournament_id).first()
 
 
@@ -137,7 +137,12 @@ def _round_open(
     now = timezone.now()
     listed = []
     for table, pair in enumerate(pairings, start=1):
-        match = _match_create(tournament, played, table=table, pair=pair, teams=teams, now=now)
+        if tournament.format == Format.DUPLICATE and pair.away is not None:
+            match = boards.match_create(
+                played, table=table, pair=pair, boards=int(tournament.boards or 1)
+            )
+        else:
+            match = _match_create(tournament, played, table=table, pair=pair, teams=teams, now=now)
         listed.append(
             {
                 "table": table,
@@ -146,11 +151,13 @@ def _round_open(
                 "game_id": None if match.game_id is None else str(match.game_id),
             }
         )
+    if tournament.format == Format.DUPLICATE:
+        boards.boards_deal(tournament, played, teams)  # committed before the pairings
     progress.progress_append(
         tournament, progress.ROUND_STARTED, {"round": number, "pairings": listed}
     )
     if not Match.objects.filter(round=played, outcome__isnull=True).exists():
-        _close_on_commit(tournament.pk, number)  # a round of byes only is over at once
+        round_close_on_commit(tournament.pk, number)  # a round of byes only is over at once
     return played
 
 
@@ -173,10 +180,10 @@ def _match_create(
         )
     home, away = teams[pair.home], teams[pair.away]
     seats = [
-        _taker(home.captain_id, home.captain_bot),
-        _taker(away.captain_id, away.captain_bot),
-        _taker(home.partner_id, home.partner_bot),
-        _taker(away.partner_id, away.partner_bot),
+        seat_taker(home.captain_id, home.captain_bot),
+        seat_taker(away.captain_id, away.captain_bot),
+        seat_taker(home.partner_id, home.partner_bot),
+        seat_taker(away.partner_id, away.partner_bot),
     ]
     game = services.seated_game_create(
         user=tournament.organiser, options=tournament.options, seats=seats
@@ -184,75 +191,9 @@ def _match_create(
     return Match.objects.create(round=played, table=table, home=home, away=away, game=game)
 
 
-def _taker(user_id: int | None, bot_level: str | None) -> services.SeatTaker:
-    return services.SeatTaker(user_id=user_id, bot_level=None if user_id else bot_level)
+def round_close_on_commit(tournament_id: UUID, number: int) -> None:
+    """Queue `close_round` for round `number` once the transaction commits."""
 
-
-def on_game_finished(sender: Any, *, game_id: UUID, **kwargs: Any) -> None:
-    """The receiver of games' `game_finished`: queue the recording of its result (a
-    game outside any tournament costs one query)."""
-    if Match.objects.filter(game_id=game_id, outcome__isnull=True).exists():
-        current_app.send_task(RECORD_TASK, args=(str(game_id),))
-
-
-def game_result_record(game_id: UUID) -> bool:
-    """Copy a finished game's result into its match, rate it, and close the round if it
-    was the last; False (nothing done) if not a pending tournament game or not over."""
-    match = Match.objects.filter(game_id=game_id).select_related("round").first()
-    if match is None or match.outcome is not None:
-        return False
-    try:
-        state = selectors.table_state(game_id).loaded.state
-    except GameNotFoundError:
-        return False
-    summary = rules.summary(state)
-    if summary.status != "finished":
-        return False
-    with transaction.atomic():
-        tournament = _locked(match.round.tournament_id)
-        match = Match.objects.select_for_update().select_related("round").get(pk=match.pk)
-        if tournament is None or match.outcome is not None:
-            return False
-        outcome = _outcome(tournament, summary)
-        match.outcome = outcome.value
-        match.home_score, match.away_score = summary.scores
-        match.recorded_at = timezone.now()
-        match.save(update_fields=["outcome", "home_score", "away_score", "recorded_at"])
-        if tournament.rated:
-            game_rate(game_id)
-        number = match.round.number
-        progress.progress_append(
-            tournament,
-            progress.GAME_FINISHED,
-            {
-                "round": number,
-                "table": match.table,
-                "game_id": str(game_id),
-                "outcome": outcome.value,
-                "home_score": match.home_score,
-                "away_score": match.away_score,
-            },
-        )
-        if not Match.objects.filter(round=match.round, outcome__isnull=True).exists():
-            _close_on_commit(tournament.pk, number)
-    return True
-
-
-def _outcome(tournament: Tournament, summary: rules.Summary) -> Outcome:
-    """The match's outcome: the game's, unless a no-show forfeits it (a seat still absent
-    at the end, under `no_show: forfeit`)."""
-    if tournament.no_show == NoShow.FORFEIT and summary.absent:
-        home_absent = any(seat % 2 == 0 for seat in summary.absent)
-        away_absent = any(seat % 2 == 1 for seat in summary.absent)
-        if home_absent and away_absent:
-            return Outcome.DOUBLE_FORFEIT
-        return Outcome.HOME_FORFEIT if home_absent else Outcome.AWAY_FORFEIT
-    if summary.winner is None:
-        return Outcome.DRAW
-    return Outcome.HOME if summary.winner == 0 else Outcome.AWAY
-
-
-def _close_on_commit(tournament_id: UUID, number: int) -> None:
     def enqueue() -> None:
         current_app.send_task(CLOSE_TASK, args=(str(tournament_id), number))
 
@@ -263,7 +204,7 @@ def _close_on_commit(tournament_id: UUID, number: int) -> None:
 def round_close(tournament_id: UUID, number: int) -> bool:
     """Close round `number` once every match of it has a result: open the next round or
     finish. False if that round is not the one being played, or not over yet."""
-    tournament = _locked(tournament_id)
+    tournament = tournament_locked(tournament_id)
     if tournament is None or tournament.status != TournamentStatus.RUNNING:
         return False
     played = Round.objects.filter(tournament=tournament, number=number).first()
@@ -305,20 +246,3 @@ def _finish(tournament: Tournament) -> None:
         progress.TOURNAMENT_FINISHED,
         {"round": tournament.current_round, "winner": table[0]["team"]["id"] if table else None},
     )
-
-
-def unrecorded_games_sweep() -> int:
-    """Periodic: record the finished games whose result task was lost (broker down when
-    the game ended, worker killed), and close the rounds left open the same way."""
-    done = 0
-    pending = Match.objects.filter(
-        outcome__isnull=True, game__status="finished", round__status=RoundStatus.PLAYING
-    ).values_list("game_id", flat=True)
-    for game_id in list(pending[:500]):
-        done += game_result_record(game_id)
-    open_rounds = Round.objects.filter(
-        status=RoundStatus.PLAYING, tournament__status=TournamentStatus.RUNNING
-    ).exclude(matches__outcome__isnull=True)
-    for played in list(open_rounds.values_list("tournament_id", "number")[:500]):
-        done += round_close(*played)
-    return done
