@@ -1,7 +1,6 @@
 """Admin: watch tournaments (teams, rounds, results, ratings); changes go through the
 services, so an operator's withdrawal follows the same rules as a player's."""
 
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest

@@ -93,7 +93,7 @@ class GameRecordApi(APIView):
         "game_record",
         "The game as people read it: tag pairs, deals, bidding, play by trick, scores",
         "A plain-text record in the spirit of chess's PGN and bridge's PBN, written from "
-        "the stored events (docs/audit.md, \"A readable record\"); `python -m "
+        'the stored events (docs/audit.md, "A readable record"); `python -m '
         "games.audit.record` prints the same from an export. Published, like the log, "
         "once the game has ended; staff may read it at any time.",
         {
