@@ -31,6 +31,21 @@ def tournament_of_bots(
     return tournament
 
 
+def tournament_of_players(
+    organiser, players, *, format: str, partner: str = "random", **more: Any
+) -> Tournament:
+    """A tournament where each of `players` registers a team with a bot partner."""
+    settings = services.Settings(
+        name=format, format=format, options=ONE_HAND, allow_bot_partners=True, **more
+    )
+    tournament = services.tournament_create(organiser=organiser, settings=settings)
+    for number, player in enumerate(players):
+        services.team_register(
+            tournament_id=tournament.pk, user=player, name=f"team {number}", partner_bot=partner
+        )
+    return tournament
+
+
 def play_out(game_id) -> None:
     """Play every bot turn of a game, in this process, until it ends."""
     for _ in range(10_000):

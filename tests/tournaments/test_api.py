@@ -115,6 +115,9 @@ def test_registration_refusals(auth_client, make_user):
     assert organiser.get(f"{T}/{tid}").json()["teams"] == []
 
 
+# The progress feed reads on the feed's own threads (as /me/events does): they see only
+# committed data.
+@pytest.mark.django_db(transaction=True)
 def test_start_then_rounds_standings_and_progress(auth_client, user):
     organiser = auth_client(user)
     tid = create(organiser, options={"target": 1}, rounds=2).json()["id"]
@@ -173,6 +176,7 @@ def test_ratings_endpoints(auth_client, user):
     assert client.get("/api/v1/ratings", {"limit": 0}).status_code == 400
 
 
+@pytest.mark.django_db(transaction=True)
 def test_no_tournament_answer_carries_a_seed(auth_client, user):
     """The draw's seed and the games' secret seeds never leave the service this way (a
     game's cards are behind its own endpoints, for its own seats)."""
