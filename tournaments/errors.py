@@ -95,3 +95,23 @@ class UntimedTournamentError(UnprocessableError):
             message,
             errors=[FieldError(field="options.turn_seconds", code="required", message=message)],
         )
+
+
+class TournamentOverError(ConflictError):
+    code = "tournament_over"
+    title = _("The tournament is over")
+
+
+class NoHeldRoundError(ConflictError):
+    code = "no_held_round"
+    title = _("No round of this tournament waits to be opened")
+
+
+class HeldRoundStaleError(ConflictError):
+    code = "held_round_stale"
+    title = _("The teams changed since the waiting round was paired: pair it again first")
+
+
+class RoundUnpairableError(ConflictError):
+    code = "round_unpairable"
+    title = _("The teams left cannot be paired for this round")

@@ -80,6 +80,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "status": tournament.status,
         "current_round": tournament.current_round,
         "total_rounds": tournament.total_rounds,
+        "paused": tournament.paused,
         "created_at": tournament.created_at,
         "started_at": tournament.started_at,
         "finished_at": tournament.finished_at,
