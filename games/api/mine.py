@@ -169,7 +169,9 @@ class MyEventsApi(feed_base.FeedApi):
         description=(
             "Your notices after `after`, oldest first: `your_turn` (in which game, at "
             "which version, until when), `game_started`, `seat_absent` (a bot took your "
-            "seat), `game_finished`, `table_closed`. With `wait` and nothing after "
+            "seat), `game_finished`, `table_closed`; and the notices other parts of the "
+            "service add (a tournament you play in: its `PlayerNotice` components). With "
+            "`wait` and nothing after "
             "`after`, the answer waits for the next notice, or `wait` seconds and then "
             "answers none. Continue with `after=last_seq`."
         ),

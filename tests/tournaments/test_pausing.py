@@ -42,7 +42,7 @@ def finish_round_paused(tournament: Tournament) -> None:
     play_round(tournament)
 
 
-def test_a_paused_tournament_holds_its_next_round_until_resumed(user):
+def test_a_paused_tournament_holds_its_next_round_until_resumed(auth_client, user):
     tournament = tournament_of_bots(user, format="swiss", teams=5, rounds=3)
     services.tournament_start(tournament_id=tournament.pk, user=user)
     finish_round_paused(tournament)
@@ -54,6 +54,7 @@ def test_a_paused_tournament_holds_its_next_round_until_resumed(user):
     assert sum(1 for pair in held if pair["away"] is None) == 1  # five teams: one bye
     assert round_started_entries(tournament) == 1
     assert not services.tournament_pause(tournament_id=tournament.pk)  # paused already
+    assert auth_client().get(f"/api/v1/tournaments/{tournament.pk}").json()["paused"]
 
     assert services.tournament_resume(tournament_id=tournament.pk)
     tournament.refresh_from_db()
