@@ -132,6 +132,15 @@ def test_bad_long_poll_parameters_are_refused(auth_client, user, query, field):
     assert (answer.status_code, answer.json()["errors"][0]["field"]) == (400, field)
 
 
+@pytest.mark.parametrize("wait", [0, 20])
+def test_no_such_tournament_answers_404_at_once(server, make_user, wait):
+    client = server.client(make_user())  # a held poll waits on the server, not in here
+    started = time.monotonic()
+    answer = client.get(f"{T}/0b7f2f8e-53c8-4c3e-9f3a-1c2d3e4f5a6b/progress", params={"wait": wait})
+    assert (answer.status_code, answer.json()["code"]) == (404, "tournament_not_found")
+    assert time.monotonic() - started < 5
+
+
 def test_the_progress_path_is_served_as_a_feed():
     tid = "0b7f2f8e-53c8-4c3e-9f3a-1c2d3e4f5a6b"
     assert FEED_PATHS.search(f"{T}/{tid}/progress")
