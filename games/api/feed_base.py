@@ -1,9 +1,11 @@
 """What the feeds share: the base view, the feed slots, the long-poll's query, the
-stream's cursor and answer, and their places in the schema.
+long-poll of a numbered list, the stream's cursor and answer, and their places in the
+schema.
 
-A game's feed (feed_views.py) and the caller's own feed (mine.py) are the same kind of
-endpoint: coroutine views under ASGI, a wait that holds one of the caller's feed slots,
-a stream resumed with `Last-Event-ID`, errors as problem+json whatever is accepted.
+A game's feed (feed_views.py), the caller's own feed (mine.py) and another app's list
+(a tournament's progress) are the same kind of endpoint: coroutine views under ASGI, a
+wait that holds one of the caller's feed slots, a stream resumed with `Last-Event-ID`,
+errors as problem+json whatever is accepted.
 """
 
 import contextlib
