@@ -68,6 +68,16 @@ def play_round(tournament: Tournament) -> None:
     tournament.refresh_from_db()
 
 
+def swiss_with_round_one_recorded(organiser) -> Tournament:
+    """A 4-team Swiss of two rounds whose round 1 results are in, the round not closed."""
+    tournament = tournament_of_bots(organiser, format="swiss", teams=4, rounds=2)
+    services.tournament_start(tournament_id=tournament.pk, user=organiser)
+    for match in Match.objects.filter(round__tournament=tournament):
+        play_out(match.game_id)
+        services.game_result_record(match.game_id)
+    return tournament
+
+
 def leave_to_bots(game_id) -> None:
     """Every player of a game hands their seat to a bot (as a player who steps away)."""
     for row in selectors.game_table(game_id).seats:

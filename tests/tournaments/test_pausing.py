@@ -4,18 +4,23 @@ services, and through the Django admin's actions as a staff member uses them).""
 
 from __future__ import annotations
 
-import threading
+import functools
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from tests.tournaments.helpers import play_out, play_round, tournament_of_bots
+from tests.games.test_races import _all_at_once
+from tests.tournaments.helpers import (
+    play_out,
+    play_round,
+    swiss_with_round_one_recorded,
+    tournament_of_bots,
+)
 from tournaments import services
 from tournaments.errors import (
     HeldRoundStaleError,
@@ -149,24 +154,27 @@ def test_two_resumes_at_once_open_the_held_round_once(user):
     tournament = tournament_of_bots(user, format="swiss", teams=4, rounds=2)
     services.tournament_start(tournament_id=tournament.pk, user=user)
     finish_round_paused(tournament)
-    barrier = threading.Barrier(2)
-    resumed: list[bool] = []
-
-    def resume() -> None:
-        barrier.wait()
-        try:
-            resumed.append(services.tournament_resume(tournament_id=tournament.pk))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=resume) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(resumed) == [False, True]
+    resume = functools.partial(services.tournament_resume, tournament_id=tournament.pk)
+    assert sorted(_all_at_once([resume, resume])) == [False, True]
     assert Match.objects.filter(round__tournament=tournament, round__number=2).count() == 2
     assert round_started_entries(tournament) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pause_and_a_round_close_at_once_either_hold_or_open_the_next_round(user):
+    tournament = swiss_with_round_one_recorded(user)
+    paused, closed = _all_at_once(
+        [
+            functools.partial(services.tournament_pause, tournament_id=tournament.pk),
+            functools.partial(services.round_close, tournament.pk, 1),
+        ]
+    )
+    assert (paused, closed) == (True, True)
+    tournament.refresh_from_db()
+    opened = Round.objects.filter(tournament=tournament, number=2).exists()
+    # the one that took the lock first decided: the round opened, or it waits, paired
+    assert opened is (tournament.proposed_round is None)
+    assert round_started_entries(tournament) == (2 if opened else 1)
 
 
 def _admin_action(client: Client, action: str, tournament: Tournament) -> str:
