@@ -11,9 +11,14 @@ import pytest
 from django.db.models import Q
 
 from belote_project.asgi import FEED_PATHS
-from tests.games.feed_support import LONG_POLL_WAIT, PARK_SECONDS, Background
+from tests.games.feed_support import LONG_POLL_WAIT, PARK_SECONDS, Background, read_stream_until
 from tests.live_server import LiveServer, live_server
-from tests.tournaments.helpers import play_out, play_round_away, tournament_of_players
+from tests.tournaments.helpers import (
+    leave_to_bots,
+    play_out,
+    play_round_away,
+    tournament_of_players,
+)
 from tournaments import services
 from tournaments.models import Match
 
@@ -173,3 +178,24 @@ def test_a_held_long_poll_wakes_when_a_round_starts(server, make_user, user):
         2,
     )
     assert poll.seconds < LONG_POLL_WAIT / 2  # woken, not timed out
+
+
+def test_the_players_stream_carries_the_tournament_notices_as_the_page_does(
+    server, make_user, user
+):
+    player = make_user()
+    tournament = swiss_of_players(user, [player], bot_teams=2, rounds=1)
+    services.tournament_start(tournament_id=tournament.pk, user=user)
+    client = server.client(player)
+    page = client.get("/api/v1/me/events").json()["notices"]
+    (started,) = [n for n in page if n["type"] == "tournament_round_started"]
+    match = Match.objects.get(Q(home__captain=player) | Q(away__captain=player))
+    events = read_stream_until(
+        client,
+        "/api/v1/me/stream",
+        page[-1]["seq"],
+        headers={},
+        then=lambda: leave_to_bots(match.game_id),
+    )
+    assert started in events  # the same JSON object, in the stream as in the page
+    assert events[-1]["type"] == "seat_absent"  # and what comes next comes live
