@@ -33,7 +33,9 @@ def game_finished(
 ) -> list[AppNotice]:
     """To each player of the match: its outcome and scores."""
     base = {"tournament_id": str(tournament.pk), "round": payload["round"]}
-    match = Match.objects.select_related("home", "away").get(game_id=payload["game_id"])
+    match = Match.objects.select_related("home", "away").get(
+        round__tournament=tournament, round__number=payload["round"], table=payload["table"]
+    )
     result = {key: payload[key] for key in ("table", "game_id", "outcome")}
     scores = {key: payload[key] for key in ("home_score", "away_score")}
     return [

@@ -44,7 +44,8 @@ def progress_append(tournament: Tournament, kind: str, payload: dict[str, Any]) 
     entry = TournamentEvent.objects.create(
         tournament=tournament, seq=seq, type=kind, payload=payload
     )
-    notice_type, notices_of = NOTICES[kind]
-    app_notices_write(notices_of(tournament, notice_type, payload), now=entry.created_at)
+    if kind in NOTICES:  # an entry of another kind tells the players nothing of their own
+        notice_type, notices_of = NOTICES[kind]
+        app_notices_write(notices_of(tournament, notice_type, payload), now=entry.created_at)
     feed_wake(feed_key(tournament.pk), seq)
     return entry
