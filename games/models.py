@@ -181,21 +181,27 @@ class NoticeType(models.TextChoices):
 
 class PlayerNotice(models.Model):
     """One item of a player's own feed (docs/feed.md, "Your own feed"): something a game
-    asks of them or tells them, numbered `seq` 1, 2, 3... per user with no gap, written
-    in the transaction of the event that causes it. A cache of the events in the sense
+    asks of them or tells them (or another app, a tournament, tells them), numbered `seq`
+    1, 2, 3... per user with no gap, written in the transaction of the event (or the
+    other app's change) that causes it. A cache of the events in the sense
     that the events say it all; unlike the read model it is never rebuilt (a cursor
     handed to a client must keep meaning the same items)."""
 
     id = models.BigAutoField(primary_key=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     seq = models.PositiveBigIntegerField()
-    type = models.CharField(max_length=16, choices=NoticeType.choices)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    #: a `NoticeType` for a game's notice, or the type another app gave its notice
+    #: (games.services.notices.app_notices_write): hence no choices here
+    type = models.CharField(max_length=32)
+    #: the game of a game's notice; null for another app's (its `data` says what it is about)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="+")
     #: the game's version once the event that caused the notice was stored
-    version = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(null=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=16, blank=True, default="")
+    #: another app's notice: its members as the API sends them, beside seq, type, created_at
+    data = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:

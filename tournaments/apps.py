@@ -1,4 +1,5 @@
-"""The tournaments app: listens for finished games (games knows nothing of tournaments)."""
+"""The tournaments app: listens for finished games and documents its players' notices
+(games knows nothing of tournaments)."""
 
 from django.apps import AppConfig
 
@@ -14,3 +15,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.results import on_game_finished  # noqa: PLC0415
 
         game_finished.connect(on_game_finished, dispatch_uid="tournaments-game-finished")
+        # The progress notices a player finds in /me/events, documented in its schema.
+        from tournaments.api.notices import notices_documented  # noqa: PLC0415
+
+        notices_documented()

@@ -1,8 +1,15 @@
 """The failures of tournament commands, as problem+json errors with stable codes."""
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from belote_project.errors import ConflictError, ForbiddenError, NotFoundError, UnprocessableError
+from belote_project.errors import (
+    ConflictError,
+    FieldError,
+    ForbiddenError,
+    NotFoundError,
+    UnprocessableError,
+)
 
 
 class TournamentNotFoundError(NotFoundError):
@@ -73,3 +80,38 @@ class BotPartnerRefusedError(UnprocessableError):
 class InvalidTournamentError(UnprocessableError):
     code = "invalid_tournament"
     title = _("Invalid tournament settings")
+
+
+class UntimedTournamentError(UnprocessableError):
+    code = "untimed_tournament"
+    title = _("A tournament's games need a turn clock")
+
+    def __init__(self) -> None:
+        message = gettext(
+            "Give turn_seconds a number of seconds, or leave it out for the default: an "
+            "untimed game would wait for ever on an absent player."
+        )
+        super().__init__(
+            message,
+            errors=[FieldError(field="options.turn_seconds", code="required", message=message)],
+        )
+
+
+class TournamentOverError(ConflictError):
+    code = "tournament_over"
+    title = _("The tournament is over")
+
+
+class NoHeldRoundError(ConflictError):
+    code = "no_held_round"
+    title = _("No round of this tournament waits to be opened")
+
+
+class HeldRoundStaleError(ConflictError):
+    code = "held_round_stale"
+    title = _("The teams changed since the waiting round was paired: pair it again first")
+
+
+class RoundUnpairableError(ConflictError):
+    code = "round_unpairable"
+    title = _("The teams left cannot be paired for this round")

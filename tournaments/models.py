@@ -71,6 +71,12 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     #: the rounds this tournament plays, fixed at the start
     total_rounds = models.PositiveSmallIntegerField(default=0)
+    #: an operator's pause (tournaments/services/pausing.py): no round opens while it holds
+    paused = models.BooleanField(default=False)
+    #: while paused: the round paired but not opened (no game created), and its pairings,
+    #: `[{"home": team id, "away": team id or null}, ...]`, opened as they are on resume
+    proposed_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    proposed_pairings = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

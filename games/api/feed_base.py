@@ -1,17 +1,21 @@
 """What the feeds share: the base view, the feed slots, the long-poll's query, the
-stream's cursor and answer, and their places in the schema.
+long-poll of a numbered list, the stream's cursor and answer, and their places in the
+schema.
 
-A game's feed (feed_views.py) and the caller's own feed (mine.py) are the same kind of
-endpoint: coroutine views under ASGI, a wait that holds one of the caller's feed slots,
-a stream resumed with `Last-Event-ID`, errors as problem+json whatever is accepted.
+A game's feed (feed_views.py), the caller's own feed (mine.py) and another app's list
+(a tournament's progress) are the same kind of endpoint: coroutine views under ASGI, a
+wait that holds one of the caller's feed slots, a stream resumed with `Last-Event-ID`,
+errors as problem+json whatever is accepted.
 """
 
 import contextlib
+import functools
 import re
-from collections.abc import AsyncIterator, Iterable, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from adrf.views import APIView as AsyncAPIView
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext
@@ -26,6 +30,7 @@ from rest_framework.request import Request
 from belote_project.query import query_values
 from belote_project.schema import invalid_request, throttled
 from games.feed.leases import FeedSlot, TooManyFeeds, feed_slot_take
+from games.feed.lists import wait_for_list
 from games.feed.selectors import SignedOut
 
 MAX_WAIT_SECONDS = 30
@@ -33,6 +38,8 @@ MAX_WAIT_SECONDS = 30
 _SEQ = re.compile(r"[0-9]{1,10}")
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 500
+
+Page = TypeVar("Page")
 
 TOO_MANY_FEEDS = (
     "`too_many_feeds`: the caller already holds as many streams and held long-polls as it "
@@ -66,6 +73,33 @@ def still_signed_in() -> Iterator[None]:
         raise AuthenticationFailed(
             gettext("The token is invalid, expired or revoked."), code="invalid_token"
         ) from gone
+
+
+async def list_long_poll(
+    request: Request,
+    key: str,
+    read: Callable[[], Page],
+    *,
+    answers: Callable[[Page], bool],
+    wait: float,
+) -> Page:
+    """A long-poll of a numbered list announced under `key` (the caller's notices, or
+    another app's list, such as a tournament's progress, announced with
+    `games.services.feed_wake`): `read()` (sync, run off the event loop), then with
+    `wait` > 0 again on each wakeup until a page `answers`. A poll that waits holds one
+    of the caller's feed slots (429 `too_many_feeds`) and answers 401 once the token
+    stops being valid; anything `read` raises answers as it would anywhere."""
+    assert isinstance(request.user, AbstractBaseUser)  # the view's permission says so
+    user_id: int = request.user.pk
+    with still_signed_in():
+        return await wait_for_list(
+            key,
+            read,
+            answers=answers,
+            wait=wait,
+            token_id=getattr(request.auth, "pk", None),
+            hold=functools.partial(feed_slot_held, user_id),
+        )
 
 
 class ProblemsWhateverIsAccepted(BaseContentNegotiation):

@@ -8,7 +8,11 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpResponseBase, JsonResponse
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,9 +25,10 @@ from belote_project.schema import CURSOR_NOT_FOUND, invalid_request, throttled
 from games.api import feed_base
 from games.api.answers import player
 from games.api.fields import PHASES, seat_field, team_field, team_pair
-from games.feed.notices import NoticePage, PlayerViewer, notice_stream, wait_for_notices
+from games.feed.notices import NoticePage, PlayerViewer, notice_stream, notices_after
 from games.models import GameStatus, NoticeType
 from games.selectors.mine import ACTIVE, FINISHED, my_game_summary, my_games
+from games.services.notices import PLAYER_KEY_PREFIX
 
 Serializer = serializers.Serializer[Any]
 #: the largest notice seq a cursor may name (ten digits, as `Last-Event-ID` takes)
@@ -48,9 +53,15 @@ class MyGameSerializer(Serializer):
     created_at = serializers.DateTimeField()
 
 
-@extend_schema_serializer(component_name="PlayerNotice")
-class NoticeSerializer(Serializer):
-    seq = serializers.IntegerField(help_text="Your feed's cursor: 1, 2, 3... with no gap.")
+def notice_seq_field() -> serializers.IntegerField:
+    return serializers.IntegerField(help_text="Your feed's cursor: 1, 2, 3... with no gap.")
+
+
+@extend_schema_serializer(component_name="GameNotice")
+class GameNoticeSerializer(Serializer):
+    """Something one of your games asks of you or tells you."""
+
+    seq = notice_seq_field()
     type = serializers.ChoiceField(choices=NoticeType.choices)
     game_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The game's version when it was written.")
@@ -64,6 +75,31 @@ class NoticeSerializer(Serializer):
         help_text="`seat_absent`: why a bot took your seat; `table_closed`: why it closed.",
     )
     created_at = serializers.DateTimeField()
+
+
+#: notice type -> its component: a game's, and those other apps add (`notice_kind_add`)
+_NOTICE_KINDS: dict[str, Serializer | type[Serializer]] = dict.fromkeys(
+    NoticeType.values, GameNoticeSerializer
+)
+
+
+def notice_kind_add(notice_type: str, serializer: type[Serializer]) -> None:
+    """Document another app's notice type in `/me/events` and `/me/stream` (the app
+    writes them with `games.services.app_notices_write`): `serializer` names its members,
+    `seq` and `type` (that one value) first, `created_at` last. Called from the app's
+    `ready()`, before any schema is drawn."""
+    if _NOTICE_KINDS.get(notice_type, serializer) is not serializer:
+        raise ValueError(f"notice type {notice_type!r} is documented already")
+    _NOTICE_KINDS[notice_type] = serializer
+
+
+def _notices_field() -> PolymorphicProxySerializer:
+    return PolymorphicProxySerializer(
+        component_name="PlayerNotice",
+        serializers=lambda: dict(_NOTICE_KINDS),
+        resource_type_field_name="type",
+        many=True,
+    )
 
 
 MY_GAMES_PROBLEMS = {
@@ -122,7 +158,7 @@ class MyEventsApi(feed_base.FeedApi):
 
     @extend_schema_serializer(component_name="PlayerNoticePage")
     class OutputSerializer(Serializer):
-        notices = NoticeSerializer(many=True)
+        notices = _notices_field()
         last_seq = serializers.IntegerField(help_text="Cursor: pass it as `after` to continue.")
         next = serializers.URLField(allow_null=True, help_text="More notices: their page.")
 
@@ -133,7 +169,9 @@ class MyEventsApi(feed_base.FeedApi):
         description=(
             "Your notices after `after`, oldest first: `your_turn` (in which game, at "
             "which version, until when), `game_started`, `seat_absent` (a bot took your "
-            "seat), `game_finished`, `table_closed`. With `wait` and nothing after "
+            "seat), `game_finished`, `table_closed`; and the notices other parts of the "
+            "service add (a tournament you play in: its `PlayerNotice` components). With "
+            "`wait` and nothing after "
             "`after`, the answer waits for the next notice, or `wait` seconds and then "
             "answers none. Continue with `after=last_seq`."
         ),
@@ -143,16 +181,19 @@ class MyEventsApi(feed_base.FeedApi):
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         query = self.InputSerializer(data=query_values(request))
         query.is_valid(raise_exception=True)
-        viewer = _viewer(request)
-        hold = functools.partial(feed_base.feed_slot_held, viewer.user_id)
-        with feed_base.still_signed_in():
-            page = await wait_for_notices(
-                viewer,
-                after=query.validated_data["after"],
-                limit=query.validated_data["limit"],
-                wait=query.validated_data["wait"],
-                hold=hold,
-            )
+        user_id = _viewer(request).user_id
+        page = await feed_base.list_long_poll(
+            request,
+            f"{PLAYER_KEY_PREFIX}{user_id}",
+            functools.partial(
+                notices_after,
+                user_id,
+                query.validated_data["after"],
+                query.validated_data["limit"],
+            ),
+            answers=lambda page: bool(page.notices),
+            wait=query.validated_data["wait"],
+        )
         return JsonResponse(_page_body(request, page))
 
 

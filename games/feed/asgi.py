@@ -37,8 +37,10 @@ FEED_PATH = re.compile(r"/(?:games/[0-9a-fA-F-]{32,36}|me)/(?:events|stream)\Z")
 FEED_THREADS = 4
 
 
-def with_feed_handler(application: AsgiApp) -> AsgiApp:
-    """`application`, except the feed's paths: Django's ASGI handler on a few threads."""
+def with_feed_handler(application: AsgiApp, feed_paths: re.Pattern[str] = FEED_PATH) -> AsgiApp:
+    """`application`, except the feed's paths (the games' own, or `feed_paths`, which
+    the project widens with other apps' long-polls): Django's ASGI handler on a few
+    threads."""
     feed: AsgiApp = get_asgi_application()
     threads = [
         ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"feed{number}")
@@ -47,7 +49,7 @@ def with_feed_handler(application: AsgiApp) -> AsgiApp:
     turns = itertools.cycle(threads)
 
     async def routed(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and FEED_PATH.search(scope["path"]):
+        if scope["type"] == "http" and feed_paths.search(scope["path"]):
             # A context with an executor is entered once: a new one per request.
             async with ThreadSensitiveContext(executor=next(turns)):
                 await feed(scope, receive, send)

@@ -1,27 +1,26 @@
-"""A player's own feed: their notices after a cursor, long-polled or streamed.
+"""A player's own feed: their notices after a cursor, and their stream.
 
 The notices are the user's alone (games/services/notices.py writes them), so there is
 nothing to redact and no hub to share: a game's hub serves the many followers of one
-game from one read, while a user's feed has one follower, the user's app. A waiter
-subscribes to its wakeup before its first read (an item committed in between still
-wakes it), holds no thread nor database connection while it waits, and reads again on
-each notification `player-<user id>:<seq>`, a hint on the game feed's channel
-(games/feed/listener.py); on SQLite it re-reads ten times a second.
+game from one read, while a user's feed has one follower, the user's app. A long-poll
+of it is a numbered list's (games/feed/lists.py) under the key `player-<user id>`; the
+stream subscribes to that key's wakeup before its first read, holds no thread nor
+database connection while it waits, and reads again on each notification (on SQLite,
+ten times a second).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from games.feed.listener import Wakeup, game_wakeups
+from games.feed.lists import token_check
 from games.feed.selectors import SignedOut
 from games.feed.threads import in_pool_thread
-from games.feed.tokens import token_alive
 from games.feed.waiting import RECONNECT_MILLISECONDS, Silence, TokenClock, sse_event
 from games.models import PlayerNotice
 from games.selectors import deadline_text
@@ -55,7 +54,15 @@ def notices_after(user_id: int, after: int, limit: int) -> NoticePage:
         PlayerNotice.objects.filter(user_id=user_id, seq__gt=after)
         .order_by("seq")
         .values(
-            "seq", "type", "game_id", "version", "seat", "turn_deadline", "reason", "created_at"
+            "seq",
+            "type",
+            "game_id",
+            "version",
+            "seat",
+            "turn_deadline",
+            "reason",
+            "data",
+            "created_at",
         )[: limit + 1]
     )
     notices = [notice_wire(row) for row in rows[:limit]]
@@ -67,7 +74,15 @@ def notices_after(user_id: int, after: int, limit: int) -> NoticePage:
 
 
 def notice_wire(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A notice as the API sends it (the `PlayerNotice` schema component)."""
+    """A notice as the API sends it (one of the `PlayerNotice` schema's components): a
+    game's with its game's members, another app's with the members it gave."""
+    if row["game_id"] is None:
+        return {
+            "seq": row["seq"],
+            "type": row["type"],
+            **row["data"],
+            "created_at": deadline_text(row["created_at"]),
+        }
     return {
         "seq": row["seq"],
         "type": row["type"],
@@ -90,45 +105,6 @@ async def player_wakeups(user_id: int) -> AsyncIterator[Wakeup]:
         yield wakeup
 
 
-async def _check_token(viewer: PlayerViewer, clock: TokenClock) -> None:
-    if viewer.token_id is None or not clock.due():
-        return
-    if not await token_alive(viewer.token_id):
-        raise SignedOut
-
-
-async def wait_for_notices(
-    viewer: PlayerViewer,
-    *,
-    after: int,
-    limit: int,
-    wait: float,
-    hold: Callable[[], AbstractAsyncContextManager[object]] | None = None,
-) -> NoticePage:
-    """The user's notices after `after`; with `wait` > 0, wait up to that many seconds
-    for one (an empty page when none comes). `hold` is entered only once the first read
-    found nothing and the poll is about to wait (the feed's slot, as for a game's feed).
-    """
-    if wait <= 0:
-        return await _read(viewer.user_id, after, limit)
-    async with player_wakeups(viewer.user_id) as wakeup, contextlib.AsyncExitStack() as held:
-        page = await _read(viewer.user_id, after, limit)
-        if page.notices:
-            return page
-        if hold is not None:
-            await held.enter_async_context(hold())
-        token = TokenClock(asyncio.get_running_loop())
-        # A read cut short by the end of the wait leaves the empty page: the notice it
-        # was fetching is still there for the next poll.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(wait):
-                while not page.notices:
-                    await wakeup.wait(wait)
-                    await _check_token(viewer, token)
-                    page = await _read(viewer.user_id, after, limit)
-        return page
-
-
 async def notice_stream(viewer: PlayerViewer, *, after: int) -> AsyncGenerator[bytes, None]:
     """Server-Sent Events of the user's notices from `after` on, until the client leaves
     or the token stops being valid (the reconnection then meets a 401)."""
@@ -138,7 +114,7 @@ async def notice_stream(viewer: PlayerViewer, *, after: int) -> AsyncGenerator[b
     async with player_wakeups(viewer.user_id) as wakeup:
         while True:
             try:
-                await _check_token(viewer, token)
+                await token_check(viewer.token_id, token)
             except SignedOut:
                 return
             page = await _read(viewer.user_id, after, STREAM_BATCH)

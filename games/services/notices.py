@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from django.db import connection
@@ -99,15 +100,11 @@ def notices_append(
     wake their feeds on commit. Runs inside the append's transaction."""
     if not drafts:
         return
-    last_seqs = _seqs_taken(Counter(draft.user_id for draft in drafts))
-    # each user's drafts take their seqs in order, up to the last one taken
-    seqs = {
-        user: iter(range(last - count + 1, last + 1)) for user, (last, count) in last_seqs.items()
-    }
+    seqs, last_seqs = _numbered([draft.user_id for draft in drafts])
     rows = [
         PlayerNotice(
             user_id=draft.user_id,
-            seq=next(seqs[draft.user_id]),
+            seq=seq,
             type=draft.type,
             game_id=game_id,
             version=version,
@@ -116,10 +113,53 @@ def notices_append(
             reason=draft.reason,
             created_at=now,
         )
-        for draft in drafts
+        for draft, seq in zip(drafts, seqs, strict=True)
     ]
     PlayerNotice.objects.bulk_create(rows)
-    _notify({user: last for user, (last, _) in last_seqs.items()})
+    _notify_players(last_seqs)
+
+
+@dataclass(frozen=True)
+class AppNotice:
+    """A notice another app gives a player (games know nothing of that app): its `type`
+    (its own, not one of `NoticeType`'s) and its members as the API sends them."""
+
+    user_id: int
+    type: str
+    data: dict[str, Any]
+
+
+def app_notices_write(notices: Sequence[AppNotice], *, now: datetime) -> None:
+    """Store `notices`, each user's after their last seq (gapless, as a game's) in the
+    caller's transaction, and wake those users' feeds on commit. The seam for another
+    app: its notices exist exactly when the change its transaction commits does."""
+    if not notices:
+        return
+    seqs, last_seqs = _numbered([notice.user_id for notice in notices])
+    PlayerNotice.objects.bulk_create(
+        PlayerNotice(
+            user_id=notice.user_id, seq=seq, type=notice.type, data=notice.data, created_at=now
+        )
+        for notice, seq in zip(notices, seqs, strict=True)
+    )
+    _notify_players(last_seqs)
+
+
+def feed_wake(key: str, seq: int) -> None:
+    """On commit, wake whoever follows another app's numbered list under `key` (a
+    tournament's progress): `<key>:<seq>` on the game feed's channel. `key` must not look
+    like a game's id nor a player's key (`PLAYER_KEY_PREFIX`)."""
+    _notify([f"{key}:{seq}"])
+
+
+def _numbered(users: Sequence[int]) -> tuple[list[int], dict[int, tuple[int, int]]]:
+    """A seq for each of `users` (a user once per notice they get, in order): each
+    user's notices take theirs in order, up to the last one taken; and `_seqs_taken`."""
+    last_seqs = _seqs_taken(Counter(users))
+    seqs = {
+        user: iter(range(last - count + 1, last + 1)) for user, (last, count) in last_seqs.items()
+    }
+    return [next(seqs[user]) for user in users], last_seqs
 
 
 # One statement for every user of the append, in ascending id order (the lock order).
@@ -142,11 +182,15 @@ def _seqs_taken(counts: Counter[int]) -> dict[int, tuple[int, int]]:
     return {user: (last, counts[user]) for user, last in taken}
 
 
-def _notify(last_seqs: dict[int, int]) -> None:
-    """Queue `player-<user>:<seq>` for each user's waiting feeds; sent on commit."""
+def _notify_players(last_seqs: dict[int, tuple[int, int]]) -> None:
+    """Queue `player-<user>:<seq>` for each user's waiting feeds."""
+    _notify([f"{PLAYER_KEY_PREFIX}{user}:{last}" for user, (last, _) in sorted(last_seqs.items())])
+
+
+def _notify(payloads: list[str]) -> None:
+    """Queue `payloads` on the feed's channel; PostgreSQL sends them on commit."""
     if connection.vendor != "postgresql":
         return
-    payloads = [f"{PLAYER_KEY_PREFIX}{user}:{seq}" for user, seq in sorted(last_seqs.items())]
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload",

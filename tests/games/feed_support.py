@@ -246,3 +246,26 @@ def send_long_poll(client: httpx.Client, game_id: UUID, *, after: int = 0) -> Ba
             f"/api/v1/games/{game_id}/events", params={"after": after, "wait": LONG_POLL_WAIT}
         )
     )
+
+
+def read_stream_until(
+    client: httpx.Client,
+    url: str,
+    last_seq: int,
+    *,
+    headers: dict[str, str],
+    then: Callable[[], Any],
+) -> list[dict[str, Any]]:
+    """Stream events until seq `last_seq` arrived, call `then`, and read one more event."""
+    text = ""
+    with client.stream("GET", url, headers=headers) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        chunks = response.iter_text()
+        while not any(frame["id"] == str(last_seq) for frame in parse_sse(text)):
+            text += next(chunks)
+        seen = len(parse_sse(text))
+        then()
+        while len(parse_sse(text)) == seen:
+            text += next(chunks)
+    return sse_events(parse_sse(text))

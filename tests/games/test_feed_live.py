@@ -7,7 +7,6 @@ event appended here reaches the server's listener through PostgreSQL NOTIFY.
 
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import httpx
 import pytest
@@ -24,6 +23,7 @@ from tests.games.feed_support import (
     foreign_cards_seen,
     parse_sse,
     play_random,
+    read_stream_until,
     seated_table,
     secret_cards_by_seq,
     sse_events,
@@ -90,36 +90,13 @@ def test_a_long_poll_with_nothing_new_returns_an_empty_page_after_its_wait(
     assert response.json() == {"events": [], "last_seq": version, "version": version, "next": None}
 
 
-def _read_stream_until(
-    client: httpx.Client,
-    url: str,
-    last_seq: int,
-    *,
-    headers: dict[str, str],
-    then: Callable[[], Any],
-) -> list[dict[str, Any]]:
-    """Stream events until seq `last_seq` arrived, call `then`, and read one more event."""
-    text = ""
-    with client.stream("GET", url, headers=headers) as response:
-        assert response.status_code == 200
-        assert response.headers["content-type"].startswith("text/event-stream")
-        chunks = response.iter_text()
-        while not any(frame["id"] == str(last_seq) for frame in parse_sse(text)):
-            text += next(chunks)
-        seen = len(parse_sse(text))
-        then()
-        while len(parse_sse(text)) == seen:
-            text += next(chunks)
-    return sse_events(parse_sse(text))
-
-
 def test_a_stream_resumes_after_last_event_id_and_delivers_new_events(
     server: LiveServer, table: Table
 ) -> None:
     version = play_random(table, 0)
     client = server.client(table.players[3])
 
-    events = _read_stream_until(
+    events = read_stream_until(
         client,
         f"/api/v1/games/{table.game_id}/stream?after=1",
         version,
@@ -234,7 +211,7 @@ def test_the_stream_resumes_after_last_event_id_and_delivers_what_comes(
     assert last_seq(me) == 2  # game_started, your_turn
     pass_turn(table)  # I pass too: the turn goes on, my notices stay two
 
-    items = _read_stream_until(
+    items = read_stream_until(
         server.client(me),
         "/api/v1/me/stream",
         2,

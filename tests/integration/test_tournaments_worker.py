@@ -15,7 +15,11 @@ from games import selectors as game_selectors
 from games.models import GameEvent, Seat
 from games.rules import fairness
 from tests.integration.test_celery_round_trip import running_worker
-from tests.tournaments.helpers import ONE_HAND, leave_to_bots, tournament_of_bots
+from tests.tournaments.helpers import (
+    leave_to_bots,
+    tournament_of_bots,
+    tournament_of_players,
+)
 from tournaments import selectors, services
 from tournaments.formats.duplicate import BoardPlayed, match_imps
 from tournaments.models import (
@@ -150,14 +154,9 @@ def test_a_team_withdrawn_mid_swiss_is_not_paired_again(user):
 def test_a_rated_tournament_moves_ratings_and_a_rebuild_repeats_them(make_user):
     organiser = make_user()
     players = [make_user() for _ in range(3)]
-    settings = services.Settings(
-        name="rated", format="round_robin", options=ONE_HAND, rated=True, allow_bot_partners=True
+    tournament = tournament_of_players(
+        organiser, players, format="round_robin", partner="basic", rated=True
     )
-    tournament = services.tournament_create(organiser=organiser, settings=settings)
-    for number, player in enumerate(players):
-        services.team_register(
-            tournament_id=tournament.pk, user=player, name=f"team {number}", partner_bot="basic"
-        )
     services.tournament_start(tournament_id=tournament.pk, user=organiser)
     handed: set = set()
 

@@ -31,6 +31,21 @@ def tournament_of_bots(
     return tournament
 
 
+def tournament_of_players(
+    organiser, players, *, format: str, partner: str = "random", **more: Any
+) -> Tournament:
+    """A tournament where each of `players` registers a team with a bot partner."""
+    settings = services.Settings(
+        name=format, format=format, options=ONE_HAND, allow_bot_partners=True, **more
+    )
+    tournament = services.tournament_create(organiser=organiser, settings=settings)
+    for number, player in enumerate(players):
+        services.team_register(
+            tournament_id=tournament.pk, user=player, name=f"team {number}", partner_bot=partner
+        )
+    return tournament
+
+
 def play_out(game_id) -> None:
     """Play every bot turn of a game, in this process, until it ends."""
     for _ in range(10_000):
@@ -51,6 +66,16 @@ def play_round(tournament: Tournament) -> None:
             services.game_result_record(match.game_id)
     services.round_close(tournament.pk, number)
     tournament.refresh_from_db()
+
+
+def swiss_with_round_one_recorded(organiser) -> Tournament:
+    """A 4-team Swiss of two rounds whose round 1 results are in, the round not closed."""
+    tournament = tournament_of_bots(organiser, format="swiss", teams=4, rounds=2)
+    services.tournament_start(tournament_id=tournament.pk, user=organiser)
+    for match in Match.objects.filter(round__tournament=tournament):
+        play_out(match.game_id)
+        services.game_result_record(match.game_id)
+    return tournament
 
 
 def leave_to_bots(game_id) -> None:

@@ -7,6 +7,7 @@ import pytest
 from games import selectors as game_selectors
 from tests.tournaments.helpers import play_round
 from tournaments.models import Match, Tournament
+from tournaments.services.registration import DEFAULT_TURN_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +36,8 @@ def test_create_read_and_list(auth_client):
     [
         ({"options": {"target": 0}}, 422, "invalid_options"),
         ({"options": {"dealer": 1}}, 422, "invalid_options"),
+        ({"options": {"turn_seconds": None}}, 422, "untimed_tournament"),
+        ({"options": {"turn_seconds": 0}}, 422, "invalid_options"),
         ({"rounds": None}, 422, "invalid_tournament"),
         ({"format": "knockout"}, 422, "invalid_tournament"),
         ({"rounds": 21}, 400, "validation_failed"),
@@ -47,6 +50,25 @@ def test_bad_settings_are_refused_and_nothing_is_made(auth_client, body, status,
     answer = create(client, **body)
     assert (answer.status_code, answer.json()["code"]) == (status, code)
     assert client.get(T).json()["results"] == []
+
+
+def test_a_tournament_without_a_clock_gets_the_default_one(auth_client):
+    organiser = auth_client()
+    untimed = create(organiser, options={"target": 1}).json()
+    assert untimed["options"]["turn_seconds"] == DEFAULT_TURN_SECONDS
+    timed = create(organiser, options={"turn_seconds": 20, "absent_after": 1}).json()
+    assert (timed["options"]["turn_seconds"], timed["options"]["absent_after"]) == (20, 1)
+
+
+def test_a_tournament_game_has_the_turn_clock(auth_client):
+    organiser = auth_client()
+    tid = create(organiser, options={"target": 1}, rounds=1).json()["id"]
+    for number in range(2):
+        organiser.post(f"{T}/{tid}/bot-teams", {"name": f"b{number}", "levels": ["random"] * 2})
+    assert organiser.post(f"{T}/{tid}/start").status_code == 200
+    match = Match.objects.get(round__tournament_id=tid)
+    # bots play at once (their turns run no clock); a player's turn would have a deadline
+    assert game_selectors.game_table(match.game_id).options["turn_seconds"] == 60
 
 
 def test_a_partner_accepts_the_invitation(auth_client, make_user):
@@ -93,6 +115,9 @@ def test_registration_refusals(auth_client, make_user):
     assert organiser.get(f"{T}/{tid}").json()["teams"] == []
 
 
+# The progress feed reads on the feed's own threads (as /me/events does): they see only
+# committed data.
+@pytest.mark.django_db(transaction=True)
 def test_start_then_rounds_standings_and_progress(auth_client, user):
     organiser = auth_client(user)
     tid = create(organiser, options={"target": 1}, rounds=2).json()["id"]
@@ -151,6 +176,7 @@ def test_ratings_endpoints(auth_client, user):
     assert client.get("/api/v1/ratings", {"limit": 0}).status_code == 400
 
 
+@pytest.mark.django_db(transaction=True)
 def test_no_tournament_answer_carries_a_seed(auth_client, user):
     """The draw's seed and the games' secret seeds never leave the service this way (a
     game's cards are behind its own endpoints, for its own seats)."""

@@ -68,6 +68,9 @@ def hidden(board: Board) -> list[str]:
     return [board.secret, first_secret, *seeds]
 
 
+# The progress feed reads on another thread, with its own connection: it sees only what
+# is committed, so this test commits (as tests/tournaments/test_api.py's feed tests do).
+@pytest.mark.django_db(transaction=True)
 def test_no_answer_shows_a_boards_secret_until_both_its_tables_have_finished(
     auth_client: Any, user: Any
 ) -> None:

@@ -16,6 +16,7 @@ from tests.tournaments.helpers import (
     leave_to_bots,
     play_out,
     play_round,
+    swiss_with_round_one_recorded,
     tournament_of_bots,
 )
 from tournaments import services
@@ -169,11 +170,7 @@ def test_a_late_entry_plays_from_the_next_round_until_half_the_rounds_have_start
 
 @pytest.mark.django_db(transaction=True)
 def test_two_closes_of_one_round_at_once_open_the_next_round_once(user):
-    tournament = tournament_of_bots(user, format="swiss", teams=4, rounds=2)
-    services.tournament_start(tournament_id=tournament.pk, user=user)
-    for match in Match.objects.filter(round__tournament=tournament):
-        play_out(match.game_id)
-        services.game_result_record(match.game_id)
+    tournament = swiss_with_round_one_recorded(user)
     barrier = threading.Barrier(2)
     closed: list[bool] = []
 

@@ -20,9 +20,10 @@ NOT_ORGANISER = problem(
 CREATE_REFUSED: Responses = problem(
     422,
     "TournamentRefused",
-    ["invalid_options", "invalid_tournament", *IDEMPOTENCY_KEY_CODES],
+    ["invalid_options", "invalid_tournament", "untimed_tournament", *IDEMPOTENCY_KEY_CODES],
     "`invalid_options`: the table options (see `errors`); `invalid_tournament`: rounds "
     "given or missing for the format, or a registration window that closes before it opens; "
+    "`untimed_tournament`: `turn_seconds` null (a tournament's games always have a clock); "
     "or an Idempotency-Key problem (`idempotency_key_invalid`, `idempotency_key_reused`).",
 )
 REGISTRATION_CONFLICT = problem(

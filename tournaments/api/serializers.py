@@ -74,6 +74,10 @@ class TournamentSerializer(Serializer):
     status = serializers.ChoiceField(choices=TournamentStatus.choices)
     current_round = serializers.IntegerField(help_text="0 before the start.")
     total_rounds = serializers.IntegerField(help_text="Fixed at the start; 0 before.")
+    paused = serializers.BooleanField(
+        help_text="An operator paused it: no round opens (nor does it start by itself) "
+        "until they resume it; games being played go on."
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)

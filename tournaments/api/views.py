@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from uuid import UUID
 
+from django.http import HttpResponseBase
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
@@ -16,6 +18,7 @@ from rest_framework.views import APIView
 from belote_project.pagination import CursorPage, page_response
 from belote_project.query import query_values
 from belote_project.schema import invalid_request, problem
+from games.api import feed_base
 from games.api.answers import player
 from games.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from games.api.problems import IN_FLIGHT_CONFLICT
@@ -33,6 +36,7 @@ from tournaments.api.serializers import (
     TournamentCreateSerializer,
     TournamentSerializer,
 )
+from tournaments.services.progress import feed_key as progress_feed_key
 
 Serializer = serializers.Serializer[Any]
 #: the most progress entries one read answers
@@ -168,8 +172,10 @@ class RoundsApi(APIView):
         return Response(RoundSerializer(selectors.rounds_of(tournament), many=True).data)
 
 
-class ProgressApi(APIView):
-    class QuerySerializer(Serializer):
+class ProgressApi(feed_base.FeedApi):
+    """The progress entries after `after`, long-polled like a game's events."""
+
+    class QuerySerializer(feed_base.LongPollQuery):
         after = serializers.IntegerField(
             min_value=0,
             max_value=2**31 - 1,
@@ -177,25 +183,41 @@ class ProgressApi(APIView):
             default=0,
             help_text="The last `seq` you have; 0 for the start.",
         )
+        limit = serializers.IntegerField(
+            min_value=1, max_value=PROGRESS_PAGE, default=PROGRESS_PAGE, help_text="Page size."
+        )
 
     @extend_schema(
         tags=["tournaments"],
         operation_id="list_tournament_progress",
-        summary="The tournament's progress after `after`",
+        summary="The tournament's progress after `after`, optionally long-polled",
         description=(
             "Round started, game finished, tournament finished, numbered from 1: ask again "
-            f"with the last `seq` you have. At most {PROGRESS_PAGE} entries an answer."
+            f"with the last `seq` you have. At most {PROGRESS_PAGE} entries an answer. With "
+            "`wait` and nothing after `after`, the answer waits for the next entry, or "
+            "`wait` seconds and then answers none; a finished tournament whose entries "
+            "you have all read answers at once."
         ),
         parameters=[QuerySerializer],
         responses={
             200: ProgressSerializer(many=True),
-            **invalid_request("`after` is not a whole number from 0 (see `errors`)."),
+            **feed_base.LONG_POLL_PROBLEMS,
             **TOURNAMENT_NOT_FOUND,
         },
     )
-    def get(self, request: Request, tournament_id: UUID) -> Response:
+    async def get(self, request: Request, tournament_id: UUID) -> HttpResponseBase:
         query = self.QuerySerializer(data=query_values(request))
         query.is_valid(raise_exception=True)
-        tournament = selectors.tournament_get(tournament_id)
-        rows = selectors.events_after(tournament, query.validated_data["after"], PROGRESS_PAGE)
-        return Response(ProgressSerializer(rows, many=True).data)
+        page = await feed_base.list_long_poll(
+            request,
+            progress_feed_key(tournament_id),
+            functools.partial(
+                selectors.progress_page,
+                tournament_id,
+                query.validated_data["after"],
+                query.validated_data["limit"],
+            ),
+            answers=lambda page: bool(page.entries) or page.finished,
+            wait=query.validated_data["wait"],
+        )
+        return Response(ProgressSerializer(page.entries, many=True).data)

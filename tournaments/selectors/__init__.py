@@ -2,7 +2,8 @@
 
 from tournaments.selectors.ratings import leaderboard, rating_history, rating_line, rating_of
 from tournaments.selectors.tournament import (
-    events_after,
+    ProgressPage,
+    progress_page,
     rounds_of,
     standings_of,
     team_line,
@@ -12,8 +13,9 @@ from tournaments.selectors.tournament import (
 )
 
 __all__ = [
-    "events_after",
+    "ProgressPage",
     "leaderboard",
+    "progress_page",
     "rating_history",
     "rating_line",
     "rating_of",

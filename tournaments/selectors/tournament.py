@@ -3,6 +3,7 @@ tournament is hidden; a game's cards are behind the game's own endpoints)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -12,7 +13,16 @@ from django.db.models import QuerySet
 from tournaments.errors import TournamentNotFoundError
 from tournaments.formats import standings
 from tournaments.formats.records import Outcome, Result
-from tournaments.models import Board, Format, Match, Round, Team, Tournament, TournamentEvent
+from tournaments.models import (
+    Board,
+    Format,
+    Match,
+    Round,
+    Team,
+    Tournament,
+    TournamentEvent,
+    TournamentStatus,
+)
 
 
 def tournament_get(tournament_id: UUID | str) -> Tournament:
@@ -72,6 +82,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "status": tournament.status,
         "current_round": tournament.current_round,
         "total_rounds": tournament.total_rounds,
+        "paused": tournament.paused,
         "created_at": tournament.created_at,
         "started_at": tournament.started_at,
         "finished_at": tournament.finished_at,
@@ -175,9 +186,22 @@ def _game_id(game_id: UUID | None) -> str | None:
     return None if game_id is None else str(game_id)
 
 
-def events_after(tournament: Tournament, after: int, limit: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class ProgressPage:
+    """Progress entries after a cursor, and whether the tournament is over (then no entry
+    comes after the last)."""
+
+    entries: list[dict[str, Any]]
+    finished: bool
+
+
+def progress_page(tournament_id: UUID, after: int, limit: int) -> ProgressPage:
+    """Up to `limit` entries with `seq > after`, oldest first (one query for the
+    tournament, one for its entries)."""
+    tournament = tournament_get(tournament_id)
     rows = TournamentEvent.objects.filter(tournament=tournament, seq__gt=after).order_by("seq")
-    return [
+    entries = [
         {"seq": row.seq, "type": row.type, "payload": row.payload, "created_at": row.created_at}
         for row in rows[:limit]
     ]
+    return ProgressPage(entries, finished=tournament.status == TournamentStatus.FINISHED)

@@ -1,5 +1,6 @@
 """Tournament commands: every write to a tournament goes through one of these."""
 
+from tournaments.services.pausing import held_round_repair, tournament_pause, tournament_resume
 from tournaments.services.ratings import game_rate, ratings_rebuild
 from tournaments.services.registration import (
     Settings,
@@ -18,12 +19,15 @@ __all__ = [
     "due_tournaments_start",
     "game_rate",
     "game_result_record",
+    "held_round_repair",
     "invitation_answer",
     "ratings_rebuild",
     "round_close",
     "team_register",
     "team_withdraw",
     "tournament_create",
+    "tournament_pause",
+    "tournament_resume",
     "tournament_start",
     "unrecorded_games_sweep",
 ]

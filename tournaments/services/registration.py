@@ -34,6 +34,7 @@ from tournaments.errors import (
     RegistrationClosedError,
     TeamNotFoundError,
     TournamentNotFoundError,
+    UntimedTournamentError,
     WithdrawalClosedError,
 )
 from tournaments.models import Format, Team, TeamStatus, Tournament, TournamentStatus
@@ -46,6 +47,9 @@ BOARDS_MAX = 16
 TEAMS_MAX = 256
 #: the teams still in the running: their seats count against a player's one team
 ACTIVE = (TeamStatus.INVITED, TeamStatus.REGISTERED)
+#: a tournament game's turn clock when the organiser sets none: a tournament never waits
+#: for ever on an absent player (docs/tournaments.md, "No-shows")
+DEFAULT_TURN_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -66,11 +70,9 @@ class Settings:
 
 
 def tournament_create(*, organiser: User, settings: Settings) -> Tournament:
-    """A tournament open for registration, its table options validated like a table's."""
-    try:
-        options = rules.Options.from_dict(dict(settings.options))
-    except rules.InvalidOptions as error:
-        raise InvalidTableOptionsError(error) from error
+    """A tournament open for registration, its table options validated like a table's,
+    with a turn clock always (`DEFAULT_TURN_SECONDS` unless the organiser sets one)."""
+    options = _timed_options(settings.options)
     if settings.format == Format.SWISS:
         if settings.rounds is None or not 1 <= settings.rounds <= SWISS_ROUNDS_MAX:
             raise _invalid(
@@ -114,6 +116,15 @@ def _check_boards(settings: Settings) -> None:
         )
     if settings.no_show == "forfeit":
         raise _invalid("no_show", _("A duplicate plays its boards out: no_show must be bot."))
+
+
+def _timed_options(given: Mapping[str, Any]) -> rules.Options:
+    if "turn_seconds" in given and given["turn_seconds"] is None:
+        raise UntimedTournamentError()
+    try:
+        return rules.Options.from_dict({"turn_seconds": DEFAULT_TURN_SECONDS, **given})
+    except rules.InvalidOptions as error:
+        raise InvalidTableOptionsError(error) from error
 
 
 def _invalid(field: str, message: str) -> InvalidTournamentError:

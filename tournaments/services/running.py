@@ -42,7 +42,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import standings_of
-from tournaments.services import boards, pairing, progress
+from tournaments.services import boards, pairing, progress, proposals
 from tournaments.services.boards import seat_taker
 
 logger = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ def due_tournaments_start(*, now: datetime | None = None, limit: int = 20) -> in
         with transaction.atomic():
             tournament = (
                 Tournament.objects.select_for_update(skip_locked=True)
-                .filter(pk=tournament_id, status=TournamentStatus.REGISTRATION)
+                .filter(pk=tournament_id, status=TournamentStatus.REGISTRATION, paused=False)
                 .first()
             )
             if tournament is None:
@@ -94,7 +94,7 @@ def due_tournaments_start(*, now: datetime | None = None, limit: int = 20) -> in
 
 def _registration_closed(now: datetime, limit: int) -> list[UUID]:
     rows = Tournament.objects.filter(
-        status=TournamentStatus.REGISTRATION, registration_closes_at__lte=now
+        status=TournamentStatus.REGISTRATION, registration_closes_at__lte=now, paused=False
     ).order_by("registration_closes_at")
     return list(rows.values_list("pk", flat=True)[:limit])
 
@@ -114,7 +114,7 @@ def _start(tournament: Tournament) -> None:
     tournament.status = TournamentStatus.RUNNING
     tournament.started_at = timezone.now()
     tournament.total_rounds = pairing.round_count(tournament, count)
-    _round_open(tournament, 1)
+    round_open(tournament, 1)
 
 
 def tournament_locked(tournament_id: UUID) -> Tournament | None:
@@ -123,11 +123,14 @@ def tournament_locked(tournament_id: UUID) -> Tournament | None:
     return Tournament.objects.select_for_update().filter(pk=tournament_id).first()
 
 
-def _round_open(
+def round_open(
     tournament: Tournament, number: int, pairings: tuple[Pairing, ...] | None = None
-) -> Round:
+) -> Round | None:
     """Pair round `number` (unless paired already), create its games (seats 0 and 2 the
-    home team's) and say so."""
+    home team's) and say so; a paused tournament holds the round, paired, instead."""
+    if tournament.paused:
+        proposals.round_hold(tournament, number, pairings)
+        return None
     if pairings is None:
         pairings = pairing.pairings(tournament, number)
     tournament.current_round = number
@@ -220,7 +223,7 @@ def round_close(tournament_id: UUID, number: int) -> bool:
     if following is None:
         _finish(tournament)
     else:
-        _round_open(tournament, number + 1, following)
+        round_open(tournament, number + 1, following)
     return True
 
 
