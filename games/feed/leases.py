@@ -9,8 +9,8 @@ with feeds open cannot give theirs back: those slots lapse by themselves.
 A held long-poll gives its slot back as its answer leaves, not before: the answer does
 not wait for the cache's round trip, which on a pool thread shared with every other
 feed put each woken poll of a crowd in a queue (`./scripts/bench feedcost`, 200
-followers of one game: every poll answered 168-171 ms after the move with the wait,
-89-111 ms without; docs/feed.md). A client that polls again at once may then find its
+followers of one game, quiet machine: every poll answered 137-142 ms after the move with
+the wait, 74-80 ms without; docs/feed.md). A client that polls again at once may then find its
 previous slot not yet free: a take that finds every slot held looks once more after
 `RETAKE_SECONDS` before it refuses, so only a caller really at the cap is refused. Only the
 cache's public API is used, so any shared backend works (the embedded file cache is
