@@ -1,7 +1,7 @@
 """Game commands: every write to a game goes through one of these."""
 
 from games.services.maintenance import idempotency_records_purge, read_model_rebuild
-from games.services.notices import AppNotice, app_notices_write, feed_wake
+from games.services.notices import AppNotice, app_notices_write, feed_wake, notice_counters_lock
 from games.services.play import ActResult, bot_play, game_act
 from games.services.presence import seat_absent_set
 from games.services.stale_tables import stale_tables_close
@@ -35,6 +35,7 @@ __all__ = [
     "game_act",
     "game_create",
     "idempotency_records_purge",
+    "notice_counters_lock",
     "read_model_rebuild",
     "seat_absent_set",
     "seat_join",

@@ -14,7 +14,7 @@ ascending id order, so two appends to games with the same players never deadlock
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -145,6 +145,19 @@ def app_notices_write(notices: Sequence[AppNotice], *, now: datetime) -> None:
     _notify_players(last_seqs)
 
 
+def notice_counters_lock(user_ids: Iterable[int]) -> None:
+    """Lock these users' notice counters until the transaction ends, in one statement and
+    ascending id order, creating the missing ones.
+
+    Each append takes its players' counters in that order in one statement, so appends
+    cannot deadlock one another. A transaction that numbers notices over several
+    statements, such as another app opening many games at once (a tournament's round: a
+    game per table, then its own notices), could: holding one table's players it would
+    wait for the next table's, which an append may hold while it waits for the first.
+    Taking every counter first, in the same order as everyone, rules that out."""
+    _seqs_taken(Counter(dict.fromkeys(user_ids, 0)))
+
+
 def feed_wake(key: str, seq: int) -> None:
     """On commit, wake whoever follows another app's numbered list under `key` (a
     tournament's progress): `<key>:<seq>` on the game feed's channel. `key` must not look
@@ -174,6 +187,8 @@ RETURNING user_id, last_seq
 def _seqs_taken(counts: Counter[int]) -> dict[int, tuple[int, int]]:
     """Take `counts[user]` seqs for each user: user -> (their last seq now, how many)."""
     users = sorted(counts)
+    if not users:
+        return {}
     values = ", ".join(["(%s, %s)"] * len(users))
     params = [value for user in users for value in (user, counts[user])]
     with connection.cursor() as cursor:

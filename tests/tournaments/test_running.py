@@ -3,13 +3,16 @@ directly): pairings, byes, standings, withdrawals and the finish."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Seat
-from tests.tournaments.helpers import play_round, tournament_of_bots
+from tests.tournaments.helpers import play_round, tournament_of_bots, tournament_of_players
 from tournaments import selectors, services
 from tournaments.errors import NotEnoughTeamsError, WithdrawalClosedError
 from tournaments.models import Match, Tournament, TournamentEvent, TournamentStatus
@@ -121,3 +124,21 @@ def test_a_closed_registration_with_too_few_teams_waits_for_its_organiser(user):
     lonely.refresh_from_db()
     assert lonely.status == TournamentStatus.REGISTRATION
     assert not Match.objects.filter(round__tournament=lonely).exists()
+
+
+def test_a_round_takes_its_players_notice_counters_first_all_at_once_in_id_order(
+    user, make_user
+):
+    """Its games and its entry number notices over many statements; taking every counter
+    first, in the order each game's append takes its own, is what keeps a round's opening
+    from deadlocking with a move at a table that shares two of its players."""
+    players = [make_user() for _ in range(6)]
+    tournament = tournament_of_players(user, players[::-1], format="round_robin")
+    counters = re.compile(r'INSERT INTO "?games_noticecounter"?', re.IGNORECASE)
+    with CaptureQueriesContext(connection) as queries:
+        services.tournament_start(tournament_id=tournament.pk, user=user)
+    taking = [query["sql"] for query in queries.captured_queries if counters.search(query["sql"])]
+    assert len(taking) > 1  # a game per table, then the entry's notices
+    first = taking[0]
+    locked = [int(found) for found in re.findall(r"\((\d+), 0\)", first)]
+    assert locked == sorted(player.pk for player in players)

@@ -137,6 +137,9 @@ def round_open(
     tournament.save(update_fields=["status", "started_at", "total_rounds", "current_round"])
     played = Round.objects.create(tournament=tournament, number=number)
     teams = {team.pk: team for team in Team.objects.filter(tournament=tournament)}
+    # Its games and its entry give notices to its players over many statements: their
+    # counters first, all at once, in the order every game's append takes them.
+    services.notice_counters_lock(_players_of(pairings, teams))
     now = timezone.now()
     listed = []
     for table, pair in enumerate(pairings, start=1):
@@ -162,6 +165,12 @@ def round_open(
     if not Match.objects.filter(round=played, outcome__isnull=True).exists():
         round_close_on_commit(tournament.pk, number)  # a round of byes only is over at once
     return played
+
+
+def _players_of(pairings: tuple[Pairing, ...], teams: dict[int, Team]) -> list[int]:
+    """The users (not bots) of the teams in `pairings`."""
+    paired = [teams[team_id] for pair in pairings for team_id in (pair.home, pair.away) if team_id]
+    return [user for team in paired for user in (team.captain_id, team.partner_id) if user]
 
 
 def _match_create(
