@@ -18,20 +18,10 @@ from contextlib import AbstractAsyncContextManager
 from typing import TypeVar
 
 from games.feed.listener import game_wakeups
-from games.feed.selectors import SignedOut
 from games.feed.threads import in_pool_thread
-from games.feed.tokens import token_alive
-from games.feed.waiting import TokenClock
+from games.feed.waiting import TokenClock, token_check
 
 Page = TypeVar("Page")
-
-
-async def token_check(token_id: int | None, clock: TokenClock) -> None:
-    """Raise `SignedOut` if the token is due a check and no longer valid."""
-    if token_id is None or not clock.due():
-        return
-    if not await token_alive(token_id):
-        raise SignedOut
 
 
 async def wait_for_list(

@@ -18,10 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.feed.listener import Wakeup, game_wakeups
-from games.feed.lists import token_check
 from games.feed.selectors import SignedOut
 from games.feed.threads import in_pool_thread
-from games.feed.waiting import RECONNECT_MILLISECONDS, Silence, TokenClock, sse_event
+from games.feed.waiting import (
+    RECONNECT_MILLISECONDS,
+    Silence,
+    TokenClock,
+    sse_event,
+    token_check,
+)
 from games.models import PlayerNotice
 from games.selectors import deadline_text
 from games.services.notices import PLAYER_KEY_PREFIX

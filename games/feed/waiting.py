@@ -61,10 +61,11 @@ class Silence:
         return KEEPALIVE_SECONDS - (self._loop.time() - self._since)
 
 
-async def _check_token(viewer: FeedViewer, token: TokenClock) -> None:
-    if viewer.token_id is None or not token.due():
+async def token_check(token_id: int | None, clock: TokenClock) -> None:
+    """Raise `SignedOut` if the token is due a check and no longer valid."""
+    if token_id is None or not clock.due():
         return
-    if not await token_alive(viewer.token_id):
+    if not await token_alive(token_id):
         raise SignedOut
 
 
@@ -106,7 +107,7 @@ async def wait_for_page(
             if newer is None:
                 break
             read = newer
-            await _check_token(viewer, token)
+            await token_check(viewer.token_id, token)
             page = await hub.page(read, viewer, after=after, limit=limit)
             if _answers(page, after):
                 break
@@ -137,7 +138,7 @@ async def event_stream(
         read = await hub.fresh_read(then_wait=True)
         while True:
             try:
-                await _check_token(viewer, token)
+                await token_check(viewer.token_id, token)
             except SignedOut:
                 return
             page = await hub.page(read, viewer, after=after, limit=STREAM_BATCH)
