@@ -28,7 +28,7 @@ from tournaments.errors import (
 from tournaments.formats import Pairing, PairingError
 from tournaments.models import Tournament, TournamentStatus
 from tournaments.services import pairing, proposals
-from tournaments.services.running import round_open
+from tournaments.services.running import round_open, tournament_locked
 
 
 @transaction.atomic
@@ -87,7 +87,7 @@ def _paired_now(tournament: Tournament, number: int) -> tuple[Pairing, ...] | No
 
 
 def _locked(tournament_id: UUID) -> Tournament:
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    tournament = tournament_locked(tournament_id)
     if tournament is None:
         raise TournamentNotFoundError()
     return tournament

@@ -19,7 +19,7 @@ from tournaments.formats import Outcome
 from tournaments.models import Match, NoShow, Round, RoundStatus, Tournament, TournamentStatus
 from tournaments.services import boards, progress
 from tournaments.services.ratings import game_rate
-from tournaments.services.running import round_close, round_close_on_commit, tournament_locked
+from tournaments.services.running import round_close, round_close_if_over, tournament_locked
 
 RECORD_TASK = "tournaments.tasks.record_game_result"
 
@@ -69,8 +69,7 @@ def game_result_record(game_id: UUID) -> bool:
                 "away_score": match.away_score,
             },
         )
-        if not Match.objects.filter(round=match.round, outcome__isnull=True).exists():
-            round_close_on_commit(tournament.pk, number)
+        round_close_if_over(match.round)
     return True
 
 
@@ -93,11 +92,8 @@ def _board_table_record(game_id: UUID, tournament_id: UUID) -> bool:
         if tournament is None:
             return False
         recorded, match = boards.table_record(tournament, game_id, summary)
-        if (
-            match is not None
-            and not Match.objects.filter(round=match.round, outcome__isnull=True).exists()
-        ):
-            round_close_on_commit(tournament.pk, match.round.number)
+        if match is not None:
+            round_close_if_over(match.round)
     return recorded
 
 

@@ -162,8 +162,7 @@ def round_open(
     progress.progress_append(
         tournament, progress.ROUND_STARTED, {"round": number, "pairings": listed}
     )
-    if not Match.objects.filter(round=played, outcome__isnull=True).exists():
-        round_close_on_commit(tournament.pk, number)  # a round of byes only is over at once
+    round_close_if_over(played)  # a round of byes only is over at once
     return played
 
 
@@ -212,6 +211,16 @@ def round_close_on_commit(tournament_id: UUID, number: int) -> None:
     transaction.on_commit(enqueue, robust=True)
 
 
+def _unfinished(played: Round) -> bool:
+    return Match.objects.filter(round=played, outcome__isnull=True).exists()
+
+
+def round_close_if_over(played: Round) -> None:
+    """Queue the round's close on commit once every match of it has its result."""
+    if not _unfinished(played):
+        round_close_on_commit(played.tournament_id, played.number)
+
+
 @transaction.atomic
 def round_close(tournament_id: UUID, number: int) -> bool:
     """Close round `number` once every match of it has a result: open the next round or
@@ -224,7 +233,7 @@ def round_close(tournament_id: UUID, number: int) -> bool:
         return False
     if played.status != RoundStatus.PLAYING:
         return False
-    if Match.objects.filter(round=played, outcome__isnull=True).exists():
+    if _unfinished(played):
         return False
     played.status, played.closed_at = RoundStatus.CLOSED, timezone.now()
     played.save(update_fields=["status", "closed_at"])
