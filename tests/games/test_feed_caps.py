@@ -128,6 +128,43 @@ def test_a_slot_whose_process_died_lapses_by_itself(
     assert vanished[1].renew()  # lapsed but free: taken back
     with pytest.raises(TooManyFeeds):
         asyncio.run(feed_slot_take(user_id))
+    vanished[0].release()  # late: the slot is another feed's, and stays its
+    with pytest.raises(TooManyFeeds):
+        asyncio.run(feed_slot_take(user_id))
+    taken.release()
+    assert asyncio.run(feed_slot_take(user_id)).key == taken.key
+
+
+class _CountedCache:
+    """The cache, counting the calls made to it (each one round trip on Redis)."""
+
+    def __init__(self, cache: Any) -> None:
+        self._cache, self.calls = cache, 0
+
+    def __getattr__(self, name: str) -> Any:
+        self.calls += 1
+        return getattr(self._cache, name)
+
+
+def test_a_users_only_feed_takes_and_gives_back_its_slot_in_one_round_trip_each(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, make_user: Callable[..., User]
+) -> None:
+    settings.MAX_OPEN_FEEDS_PER_USER = 3
+    counted = _CountedCache(leases.cache)
+    monkeypatch.setattr(leases, "cache", counted)
+    user_id = make_user().pk
+
+    only = asyncio.run(feed_slot_take(user_id))
+    assert (only.key, counted.calls) == (f"feed-slot:{user_id}:0", 1)
+    only.release()
+    assert counted.calls == 2
+
+    first, second = (asyncio.run(feed_slot_take(user_id)) for _ in range(2))
+    assert (first.key, second.key) == (only.key, f"feed-slot:{user_id}:1")
+    assert counted.calls == 2 + 1 + 3  # the second: the first slot, which are free, one add
+    first.release()
+    assert asyncio.run(feed_slot_take(user_id)).key == first.key  # free again at once
+    second.release()
 
 
 def test_your_own_feed_takes_the_same_slots_as_the_games_feeds(
