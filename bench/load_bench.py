@@ -18,6 +18,10 @@ Issue 12's loop, all on 127.0.0.1 (docs/deploy.md's "Measuring" says more):
    (bench/load_phase.py), and checks that every follower received every event it may
    see exactly once, in order.
 With --crowd, only the phases of the crowd target (1 and 200 spectators, each way).
+The crowd target's phases (one table) follow their spectators from --clients processes
+of their own (bench/load_crowd.py; default 4, at most one per spectator; 0: in this
+process with the seats): one process reading 200 answers in turn timestamps the last
+ones late by its own work, which 200 phones would not add.
 Without --tables it runs the standard set: 1 table with 1 spectator, 32 tables by
 long-poll, 32 by SSE, 64 by long-poll, 1 table with 200 spectators, then 1 table with 1
 and with 200 spectators by SSE (about five minutes;
@@ -132,6 +136,12 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument(
         "--follow", choices=("long-poll", "sse"), default="long-poll", help="with --tables"
     )
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=4,
+        help="client processes for the spectators of one-table phases (0: this process)",
+    )
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each action")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured window")
     parser.add_argument("--rate-seconds", type=float, default=6.0, help="rate window")
@@ -151,6 +161,10 @@ def main() -> None:
     specs = list(CROWD_SET if args.crowd else STANDARD_SET)
     if args.tables is not None:
         specs = [PhaseSpec(args.tables, args.spectators, sse=args.follow == "sse")]
+    specs = [
+        replace(spec, clients=min(args.clients, spec.spectators)) if spec.tables == 1 else spec
+        for spec in specs
+    ]
     env = server_environment(args.settings)
     prepare_database(env)
     port = free_port()

@@ -21,6 +21,13 @@ class PhaseClock:
         self.opens = self.rate_opens + rate_seconds
         self.closes = self.opens + seconds
 
+    @classmethod
+    def at(cls, rate_opens: float, opens: float, closes: float) -> "PhaseClock":
+        """Another process's clock: its three moments (`time.monotonic()` is machine-wide)."""
+        clock = cls(0.0, 0.0, 0.0)
+        clock.rate_opens, clock.opens, clock.closes = rate_opens, opens, closes
+        return clock
+
     def running(self) -> bool:
         return time.monotonic() < self.closes
 
@@ -57,6 +64,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     views_off_turn: int = 0  # view GETs that found it was not the seat's turn after all
     games_finished: int = 0
+    crowd_cpu: float = 0.0  # the crowd processes' CPU seconds in the measured window
 
     async def timed(
         self, clock: PhaseClock, into: list[float], request: Awaitable[httpx.Response]

@@ -29,11 +29,13 @@ class PhaseSpec:
     tables: int
     spectators: int
     sse: bool
+    clients: int = 0  # client processes for each table's spectators (0: this process)
 
     @property
     def label(self) -> str:
         feed = "SSE" if self.sse else "long-poll"
-        return f"{self.tables} tables, {self.spectators} spectator(s) each, {feed}"
+        where = f" (spectators in {self.clients} client processes)" if self.clients else ""
+        return f"{self.tables} tables, {self.spectators} spectator(s) each, {feed}{where}"
 
 
 @dataclass
@@ -135,11 +137,14 @@ async def run_phase(
 ) -> PhaseResult:
     """Play the phase's tables through its windows; the figures and the check."""
     result = PhaseResult(spec=spec, timing=timing)
-    players = replace(players, spectators_per_table=spec.spectators, sse=spec.sse)
+    players = replace(
+        players, spectators_per_table=spec.spectators, sse=spec.sse, crowd_processes=spec.clients
+    )
     timeout = httpx.Timeout(LONG_POLL_WAIT + 15.0)
     spectators = players.spectators[: spec.tables * spec.spectators]
     seated = [token for table in players.seats[: spec.tables] for token in table]
-    clients = Clients(base_url, timeout, [*seated, *spectators])
+    in_process = [] if players.crowd_processes else spectators  # the others: load_crowd.py
+    clients = Clients(base_url, timeout, [*seated, *in_process])
     try:
         async with httpx.AsyncClient(base_url=base_url, timeout=timeout) as yardstick:
             # Opening 64 tables takes a while on a busy machine: the clock starts once they are.

@@ -41,8 +41,13 @@ def print_phase(result: PhaseResult, think: float) -> None:
         )
     client_share = 100 * result.client_cpu(1) / timing.seconds
     starved = " (near a whole core: the client's latencies include its own queue)"
+    crowd = ""
+    if result.spec.clients:
+        crowd_share = 100 * tally.crowd_cpu / timing.seconds
+        crowd = f", the spectators' {result.spec.clients} processes {crowd_share:.0f}% in all"
     print(
-        f"  client CPU in the measured window: {client_share:.0f}% of a core (one process)"
+        f"  client CPU in the measured window: {client_share:.0f}% of a core (this process)"
+        + crowd
         + (starved if client_share >= CLIENT_BUSY_SHARE else "")
     )
     print(f"  {'':<44}{'p50 ms':>8}{'p99 ms':>9}{'count':>8}")

@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 
+from bench.load_crowd import CrowdProcesses, Followed
 from bench.load_feed import Follower, all_visible_seqs, bearer
 from bench.load_measures import PhaseClock, Tally
 
@@ -35,6 +36,9 @@ class Players:
     think: float
     spectators_per_table: int
     sse: bool
+    # Client processes of their own for each table's spectators (bench/load_crowd.py);
+    # 0: they run in this process with the seats.
+    crowd_processes: int = 0
 
 
 @dataclass
@@ -143,7 +147,7 @@ class Clients:
     while the server sat idle)."""
 
     def __init__(self, base_url: str, timeout: httpx.Timeout, tokens: Iterable[str]) -> None:
-        self._base_url, self._timeout = base_url, timeout
+        self.base_url, self._timeout = base_url, timeout
         # httpx makes a TLS context per client unless given one, ~40 ms each: 200 clients
         # made as their followers started delayed the first polls by seconds.
         self._tls = ssl.create_default_context()
@@ -157,7 +161,7 @@ class Clients:
         if client is None:
             limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
             client = httpx.AsyncClient(
-                base_url=self._base_url, limits=limits, timeout=self._timeout, verify=self._tls
+                base_url=self.base_url, limits=limits, timeout=self._timeout, verify=self._tls
             )
             self._clients[token] = client
         return client
@@ -191,42 +195,67 @@ class Table:
             game_id = await open_game(self.clients.of(self.seats[0]), self.seats)
 
     async def _one_game(self, game_id: str) -> None:
-        spectators = self.players.spectators
-        first = self.first_spectator
-        tokens = [*self.seats, *spectators[first : first + self.players.spectators_per_table]]
+        first, many = self.first_spectator, self.players.spectators_per_table
+        spectators = self.players.spectators[first : first + many]
+        crowd = None
+        if self.players.crowd_processes and spectators:
+            crowd = CrowdProcesses(
+                self.clients.base_url, game_id, spectators, self.clock, self.players.sse,
+                self.players.crowd_processes,
+            )  # fmt: skip
+            await crowd.start()
+            spectators = []
         followers = [
             Follower(self.clients.of(token), game_id, token, self.clock, self.tally)
-            for token in tokens
+            for token in [*self.seats, *spectators]
         ]
         players = [
             Player(followers[seat], seat, self.players.think, self.chooser) for seat in SEATS
         ]
         following = [asyncio.create_task(f.follow(self.players.sse)) for f in followers]
-        await asyncio.gather(*(player.play() for player in players))
-        await self._drain_and_check(game_id, followers)
+        try:
+            await asyncio.gather(*(player.play() for player in players))
+            received = await self._drain(game_id, followers, crowd)
+        finally:
+            if crowd is not None:
+                crowd.kill()
         for task in following:
             task.cancel()
         await asyncio.gather(*following, return_exceptions=True)
         for number, follower in enumerate(followers):
             mine = players[number].own if number < len(players) else set()
             self.tally.deliveries.extend(t for seq, t in follower.timings if seq not in mine)
+        self.tally.deliveries.extend(t for f in received for _, t in f.timings)
         self.tally.games_finished += followers[0].finished
 
-    async def _drain_and_check(self, game_id: str, followers: list[Follower]) -> None:
-        """Once no one plays: let each follower catch up, then compare what it received."""
+    async def _drain(
+        self, game_id: str, followers: list[Follower], crowd: CrowdProcesses | None
+    ) -> list[Followed]:
+        """Once no one plays: let each follower catch up, then compare what it received
+        with a fresh read; what the crowd's processes received."""
+        tokens = {f.token for f in followers} | set(crowd.tokens if crowd else ())
         expected: dict[str, list[int]] = {}
-        for token in {f.token for f in followers}:
+        for token in tokens:
             expected[token] = await all_visible_seqs(self.clients.of(token), game_id, token)
+        received: list[Followed] = []
+        if crowd is not None:
+            result = await crowd.finish({t: seqs[-1] for t, seqs in expected.items() if seqs})
+            received = result.followers
+            self.tally.crowd_cpu += result.cpu_measured
+            for error in result.errors:
+                self.tally.error(error)
         deadline = time.monotonic() + DRAIN_SECONDS
         while time.monotonic() < deadline and any(
             f.received[-1:] != expected[f.token][-1:] for f in followers
         ):
             await asyncio.sleep(0.05)
-        for follower in followers:
+        got = [(f.token, f.received) for f in followers] + [(f.token, f.received) for f in received]
+        for token, seqs in got:
             self.check.followers += 1
-            self.check.events += len(follower.received)
-            if follower.received != expected[follower.token]:
+            self.check.events += len(seqs)
+            if seqs != expected[token]:
                 self.check.mismatches.append(
-                    f"{game_id}: received {len(follower.received)} events, a fresh read "
-                    f"gives {len(expected[follower.token])}"
+                    f"{game_id}: received {len(seqs)} events, a fresh read "
+                    f"gives {len(expected[token])}"
                 )
+        return received

@@ -72,16 +72,21 @@ def test_the_load_players_turn_tracker_names_the_engines_turn_after_every_append
         assert tracker.turn is None
 
 
+@pytest.mark.parametrize("clients", [0, 2], ids=["one-process", "crowd-processes"])
 @pytest.mark.parametrize("sse", [False, True], ids=["long-poll", "sse"])
 @pytest.mark.django_db(transaction=True)
-def test_the_load_loop_plays_and_every_follower_gets_each_event_once(sse: bool) -> None:
+def test_the_load_loop_plays_and_every_follower_gets_each_event_once(
+    sse: bool, clients: int
+) -> None:
+    """With `clients`, the spectators follow from processes of their own
+    (bench/load_crowd.py), and what they received is checked all the same."""
     with connection.cursor() as cursor:
         cursor.execute(CREATE_CEILING_TABLE)
     lifted = {
         f"THROTTLE_{scope}": "1000000/min"
         for scope in ("LOGIN", "REGISTER", "GAME_CREATE", "GAME_ACTIONS")
     }
-    spec = PhaseSpec(tables=1, spectators=2, sse=sse)
+    spec = PhaseSpec(tables=1, spectators=2, sse=sse, clients=clients)
     timing = Timing(warmup=0.2, rate_seconds=1.0, seconds=2.0)
     users = users_from(tokens_for(user_counts([spec])))
     with live_server(DJANGO_SETTINGS_MODULE="bench.server_settings", **lifted) as server:
@@ -97,3 +102,4 @@ def test_the_load_loop_plays_and_every_follower_gets_each_event_once(sse: bool) 
     assert check.followers >= 6  # four seats and two spectators, for each game played
     assert check.events > 0
     assert check.mismatches == []
+    assert (tally.crowd_cpu > 0) == (clients > 0)
