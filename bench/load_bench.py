@@ -95,6 +95,16 @@ async def settle(server_cpu: Callable[[], float | None]) -> None:
         before = after
 
 
+def all_cpu(readers: list[Callable[[], float | None]]) -> Callable[[], float | None]:
+    """The servers' worker CPU seconds together (None if one is not known)."""
+
+    def seconds() -> float | None:
+        readings = [read() for read in readers]
+        return None if None in readings else sum(r for r in readings if r is not None)
+
+    return seconds
+
+
 def user_counts(specs: list[PhaseSpec]) -> dict[str, int]:
     """Users for each seat and each spectator of the largest phase, and the yardstick's."""
     tables = max(spec.tables for spec in specs)
@@ -158,6 +168,14 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the windows")
     parser.add_argument("--workers", type=int, default=2, help="server worker processes")
     parser.add_argument(
+        "--feed-workers",
+        type=int,
+        default=0,
+        help="serve the feed's paths from a second server of this many workers (the "
+        "followers poll and stream there, the seats act on the first): a topology to "
+        "measure, not one the product ships (0: one server for all)",
+    )
+    parser.add_argument(
         "--settings",
         default="bench.server_settings",
         help="settings module of the server (to compare a configuration with production's; "
@@ -179,23 +197,36 @@ def main() -> None:
     prepare_database(env)
     port = free_port()
     print(
-        f"belote load benchmark: {args.workers} server workers, think {args.think:.1f} s, "
+        f"belote load benchmark: {args.workers} server workers"
+        + (f" and {args.feed_workers} for the feed's paths" if args.feed_workers else "")
+        + f", think {args.think:.1f} s, "
         f"windows: {args.warmup:.0f} s warm-up + think, {args.rate_seconds:.0f} s rate, "
         f"{args.seconds:.0f} s measured"
     )
     with tempfile.TemporaryFile() as log:
-        command = server_command(port, args.workers)
-        server = Popen(command, cwd=ROOT, env=env, stdout=log, stderr=STDOUT)
+        servers = [
+            Popen(server_command(port, args.workers), cwd=ROOT, env=env, stdout=log, stderr=STDOUT)
+        ]
         try:
             base_url = f"http://127.0.0.1:{port}"
-            wait_until_serving(base_url, server)
+            wait_until_serving(base_url, servers[0])
+            feed_url = ""
+            if args.feed_workers:
+                feed_port = free_port()
+                command = server_command(feed_port, args.feed_workers)
+                servers.append(Popen(command, cwd=ROOT, env=env, stdout=log, stderr=STDOUT))
+                feed_url = f"http://127.0.0.1:{feed_port}"
+                wait_until_serving(feed_url, servers[1])
             timing = Timing(args.warmup, args.rate_seconds, args.seconds)
-            cpu = ServerCpu(server).seconds
-            users = users_from(make_users(env, user_counts(specs)))
+            cpu = all_cpu([ServerCpu(server).seconds for server in servers])
+            players, yardstick = users_from(make_users(env, user_counts(specs)))
+            users = (replace(players, feed_url=feed_url), yardstick)
             results = asyncio.run(run_all(base_url, cpu, specs, users, args.think, timing))
         finally:
-            server.terminate()
-            server.wait(timeout=15)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(timeout=15)
             log.seek(0)
             trouble = trouble_lines(log.read().decode(errors="replace"))
             if trouble:

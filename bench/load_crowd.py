@@ -9,8 +9,8 @@ HTTP client of its own, on the phase's clock (`time.monotonic()` is the machine'
 same in every process).
 
 The parent writes the orders as one JSON line on the child's stdin: base URL, game,
-tokens, SSE or long-poll, the clock's three moments. Once the table's players have
-stopped, it writes a second line: the last seq each token may see. The child lets its
+tokens, SSE or long-poll, the feed's server, the clock's three moments. Once the table's
+players have stopped, it writes a second line: the last seq each token may see. The child lets its
 followers catch up to it (at most DRAIN_SECONDS), then answers one JSON line on stdout:
 each follower's received seqs and timings, its errors, and its CPU in the measured window.
 """
@@ -54,7 +54,7 @@ class CrowdProcesses:
 
     def __init__(
         self, base_url: str, game_id: str, tokens: list[str], clock: PhaseClock, sse: bool,
-        processes: int,
+        processes: int, feed_url: str = "",
     ) -> None:  # fmt: skip
         self._orders = [
             {
@@ -62,6 +62,7 @@ class CrowdProcesses:
                 "game_id": game_id,
                 "tokens": tokens[number::processes],
                 "sse": sse,
+                "feed_url": feed_url,
                 "clock": [clock.rate_opens, clock.opens, clock.closes],
             }
             for number in range(processes)
@@ -126,7 +127,7 @@ async def _child(orders: dict[str, Any], lines: asyncio.StreamReader) -> dict[st
         for _ in orders["tokens"]
     ]
     followers = [
-        Follower(client, orders["game_id"], token, clock, tally)
+        Follower(client, orders["game_id"], token, clock, tally, feed_url=orders["feed_url"])
         for client, token in zip(clients, orders["tokens"], strict=True)
     ]
     cpu: list[float] = []

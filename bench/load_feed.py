@@ -66,8 +66,10 @@ class Follower:
         clock: PhaseClock,
         tally: Tally,
         on_batch: Callable[[], None] | None = None,
+        feed_url: str = "",
     ) -> None:
         self.client, self.game_id, self.token = client, game_id, token
+        self.feed_url = feed_url  # another server for the feed's paths ("": the client's)
         self.clock, self.tally, self.on_batch = clock, tally, on_batch
         self.cursor = 0  # the feed's last_seq (it moves past events this viewer may not see)
         self.received: list[int] = []
@@ -98,7 +100,7 @@ class Follower:
 
     async def long_poll(self) -> None:
         """Follow by long-polls until the game is finished (or the task is cancelled)."""
-        url = f"/api/v1/games/{self.game_id}/events"
+        url = f"{self.feed_url}/api/v1/games/{self.game_id}/events"
         while not self.finished:
             params = {"after": self.cursor, "wait": LONG_POLL_WAIT}
             response = await self.client.get(url, params=params, headers=bearer(self.token))
@@ -115,7 +117,7 @@ class Follower:
     async def stream(self) -> None:
         """Follow by Server-Sent Events until the game is finished, reconnecting as a client
         does (`Last-Event-ID`: the last seq received) when the stream ends."""
-        url = f"/api/v1/games/{self.game_id}/stream"
+        url = f"{self.feed_url}/api/v1/games/{self.game_id}/stream"
         while not self.finished:
             headers = {**bearer(self.token), "Last-Event-ID": str(self.cursor)}
             async with self.client.stream("GET", url, headers=headers) as response:

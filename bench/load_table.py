@@ -39,6 +39,8 @@ class Players:
     # Client processes of their own for each table's spectators (bench/load_crowd.py);
     # 0: they run in this process with the seats.
     crowd_processes: int = 0
+    # The feed's paths on a server of their own (`--feed-workers`); "": the same server.
+    feed_url: str = ""
 
 
 @dataclass
@@ -201,12 +203,19 @@ class Table:
         if self.players.crowd_processes and spectators:
             crowd = CrowdProcesses(
                 self.clients.base_url, game_id, spectators, self.clock, self.players.sse,
-                self.players.crowd_processes,
+                self.players.crowd_processes, self.players.feed_url,
             )  # fmt: skip
             await crowd.start()
             spectators = []
         followers = [
-            Follower(self.clients.of(token), game_id, token, self.clock, self.tally)
+            Follower(
+                self.clients.of(token),
+                game_id,
+                token,
+                self.clock,
+                self.tally,
+                feed_url=self.players.feed_url,
+            )
             for token in [*self.seats, *spectators]
         ]
         players = [

@@ -2,6 +2,7 @@
 
 import asyncio
 import random
+from dataclasses import replace
 
 import pytest
 from django.db import connection
@@ -79,7 +80,9 @@ def test_the_load_loop_plays_and_every_follower_gets_each_event_once(
     sse: bool, clients: int
 ) -> None:
     """With `clients`, the spectators follow from processes of their own
-    (bench/load_crowd.py), and what they received is checked all the same."""
+    (bench/load_crowd.py), and what they received is checked all the same; they and the
+    seats then follow through the feed's own URL (`--feed-workers`' path, here the same
+    server)."""
     with connection.cursor() as cursor:
         cursor.execute(CREATE_CEILING_TABLE)
     lifted = {
@@ -90,6 +93,8 @@ def test_the_load_loop_plays_and_every_follower_gets_each_event_once(
     timing = Timing(warmup=0.2, rate_seconds=1.0, seconds=2.0)
     users = users_from(tokens_for(user_counts([spec])))
     with live_server(DJANGO_SETTINGS_MODULE="bench.server_settings", **lifted) as server:
+        if clients:
+            users = (replace(users[0], feed_url=server.url), users[1])
         (result,) = asyncio.run(
             run_all(server.url, lambda: None, [spec], users, 0.05, timing, report=False)
         )
