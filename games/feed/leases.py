@@ -163,12 +163,14 @@ class SlotHoldingFrames:
 
 
 def _take(user_id: int, limit: int) -> FeedSlot | None:
-    slots = [FeedSlot(f"feed-slot:{user_id}:{number}") for number in range(limit)]
-    if slots and slots[0].lease():  # the user's only feed, most often
-        return slots[0]
-    held = cache.get_many([slot.key for slot in slots[1:]])
-    for slot in slots[1:]:
-        if slot.key not in held and slot.lease():
+    if limit < 1:
+        return None
+    first, *others = [f"feed-slot:{user_id}:{number}" for number in range(limit)]
+    if (slot := FeedSlot(first)).lease():  # the user's only feed, most often
+        return slot
+    held = cache.get_many(others)
+    for key in others:
+        if key not in held and (slot := FeedSlot(key)).lease():
             return slot
     return None
 
