@@ -5,7 +5,7 @@ of them late by its own work: the time it spent on the others (httpx parses each
 and sends each next poll in Python), not the server's. Real spectators are 200 phones.
 With `--clients K`, a table's spectators are split over K processes, each running
 `python -m bench.load_crowd`: the same followers as bench/load_feed.py, each with an
-HTTP client of its own, on the phase's clock (`time.monotonic()` is the machine's, the
+HTTP client of its own (`Clients`), on the phase's clock (`time.monotonic()` is the machine's, the
 same in every process).
 
 The parent writes the orders as one JSON line on the child's stdin: base URL, game,
@@ -17,19 +17,15 @@ each follower's received seqs and timings, its errors, and its CPU in the measur
 
 import asyncio
 import json
-import ssl
 import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
-from bench.load_feed import LONG_POLL_WAIT, Follower
+from bench.load_feed import HTTP_TIMEOUT, Clients, Follower
 from bench.load_measures import PhaseClock, Tally
 
 DRAIN_SECONDS = 10.0
-HTTP_TIMEOUT = httpx.Timeout(LONG_POLL_WAIT + 15.0)
 LINE_LIMIT = 1 << 26  # an answer carries every seq and timing of its followers
 
 
@@ -121,14 +117,12 @@ async def _measure_cpu(clock: PhaseClock, into: list[float]) -> None:
 async def _child(orders: dict[str, Any], lines: asyncio.StreamReader) -> dict[str, Any]:
     clock = PhaseClock.at(*orders["clock"])
     tally = Tally()
-    tls = ssl.create_default_context()
-    clients = [
-        httpx.AsyncClient(base_url=orders["base_url"], timeout=HTTP_TIMEOUT, verify=tls)
-        for _ in orders["tokens"]
-    ]
+    clients = Clients(orders["base_url"], HTTP_TIMEOUT, orders["tokens"])
     followers = [
-        Follower(client, orders["game_id"], token, clock, tally, feed_url=orders["feed_url"])
-        for client, token in zip(clients, orders["tokens"], strict=True)
+        Follower(
+            clients.of(token), orders["game_id"], token, clock, tally, feed_url=orders["feed_url"]
+        )
+        for token in orders["tokens"]
     ]
     cpu: list[float] = []
     tasks = [asyncio.create_task(f.follow(orders["sse"])) for f in followers]
@@ -143,8 +137,7 @@ async def _child(orders: dict[str, Any], lines: asyncio.StreamReader) -> dict[st
     for task in [*tasks, measuring]:
         task.cancel()
     await asyncio.gather(*tasks, measuring, return_exceptions=True)
-    for client in clients:
-        await client.aclose()
+    await clients.aclose()
     return {
         "followers": [
             {"token": f.token, "received": f.received, "timings": f.timings} for f in followers

@@ -5,13 +5,15 @@ A follower reads `GET /games/{id}/events?after=N&wait=20` in a loop (long-poll) 
 checks that seqs only increase (nothing twice, nothing out of order) and notes its
 delivery time: receive time minus the event's `created_at` (the server's clock, which is
 this machine's). A seat's follower also tracks whose turn the events imply (TurnTracker),
-so that its player reads the view only when it may have to act.
+so that its player reads the view only when it may have to act. Every user has an HTTP
+client of its own (`Clients`), in this process or in a crowd process (load_crowd.py).
 """
 
 import asyncio
 import json
+import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -20,10 +22,43 @@ import httpx
 from bench.load_measures import PhaseClock, Tally
 
 LONG_POLL_WAIT = 20
+# Longer than any held poll: a follower's request times out only if the server is stuck.
+HTTP_TIMEOUT = httpx.Timeout(LONG_POLL_WAIT + 15.0)
 
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+class Clients:
+    """An HTTP client of its own for each user, as each phone has: one shared pool of
+    hundreds of connections made httpx's connection search the benchmark's bottleneck
+    (with 200 spectators the client spent its time assigning requests to connections
+    while the server sat idle)."""
+
+    def __init__(self, base_url: str, timeout: httpx.Timeout, tokens: Iterable[str]) -> None:
+        self.base_url, self._timeout = base_url, timeout
+        # httpx makes a TLS context per client unless given one, ~40 ms each: 200 clients
+        # made as their followers started delayed the first polls by seconds.
+        self._tls = ssl.create_default_context()
+        self._clients: dict[str, httpx.AsyncClient] = {}
+        for token in tokens:  # before the phase's clock starts
+            self.of(token)
+
+    def of(self, token: str) -> httpx.AsyncClient:
+        """The user's client: its feed and its player's requests, a few connections."""
+        client = self._clients.get(token)
+        if client is None:
+            limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
+            client = httpx.AsyncClient(
+                base_url=self.base_url, limits=limits, timeout=self._timeout, verify=self._tls
+            )
+            self._clients[token] = client
+        return client
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.aclose()
 
 
 class TurnTracker:

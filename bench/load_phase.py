@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 
 import httpx
 
-from bench.load_feed import LONG_POLL_WAIT, bearer
+from bench.load_feed import HTTP_TIMEOUT, Clients, bearer
 from bench.load_measures import PhaseClock, Tally
 from bench.load_server import database_transactions, postgres_cpu_seconds
-from bench.load_table import Check, Clients, Players, Table, open_game
+from bench.load_table import Check, Players, Table, open_game
 
 YARDSTICK_PATH = "/api/v1/bench/insert"
 YARDSTICK_CONCURRENCY = 64
@@ -140,7 +140,7 @@ async def run_phase(
     players = replace(
         players, spectators_per_table=spec.spectators, sse=spec.sse, crowd_processes=spec.clients
     )
-    timeout = httpx.Timeout(LONG_POLL_WAIT + 15.0)
+    timeout = HTTP_TIMEOUT
     spectators = players.spectators[: spec.tables * spec.spectators]
     seated = [token for table in players.seats[: spec.tables] for token in table]
     in_process = [] if players.crowd_processes else spectators  # the others: load_crowd.py

@@ -10,16 +10,14 @@ Once the phase ends, each follower's received seqs are compared with a fresh rea
 
 import asyncio
 import random
-import ssl
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 from bench.load_crowd import CrowdProcesses, Followed
-from bench.load_feed import Follower, all_visible_seqs, bearer
+from bench.load_feed import Clients, Follower, all_visible_seqs, bearer
 from bench.load_measures import PhaseClock, Tally
 
 SEATS = range(4)
@@ -140,37 +138,6 @@ async def open_game(client: httpx.AsyncClient, seats: list[str]) -> str:
         )
         expect(joined, 201)
     return game_id
-
-
-class Clients:
-    """An HTTP client of its own for each user, as each phone has: one shared pool of
-    hundreds of connections made httpx's connection search the benchmark's bottleneck
-    (with 200 spectators the client spent its time assigning requests to connections
-    while the server sat idle)."""
-
-    def __init__(self, base_url: str, timeout: httpx.Timeout, tokens: Iterable[str]) -> None:
-        self.base_url, self._timeout = base_url, timeout
-        # httpx makes a TLS context per client unless given one, ~40 ms each: 200 clients
-        # made as their followers started delayed the first polls by seconds.
-        self._tls = ssl.create_default_context()
-        self._clients: dict[str, httpx.AsyncClient] = {}
-        for token in tokens:  # before the phase's clock starts
-            self.of(token)
-
-    def of(self, token: str) -> httpx.AsyncClient:
-        """The user's client: its feed and its player's requests, a few connections."""
-        client = self._clients.get(token)
-        if client is None:
-            limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
-            client = httpx.AsyncClient(
-                base_url=self.base_url, limits=limits, timeout=self._timeout, verify=self._tls
-            )
-            self._clients[token] = client
-        return client
-
-    async def aclose(self) -> None:
-        for client in self._clients.values():
-            await client.aclose()
 
 
 class Table:
