@@ -6,7 +6,13 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import AccessToken
-from accounts.selectors import access_token_alive, access_tokens_alive
+from accounts.selectors import (
+    TokenHolder,
+    access_token_alive,
+    access_token_find,
+    access_token_holders,
+    access_tokens_alive,
+)
 from accounts.services import access_token_issue
 from tests.conftest import PASSWORD
 
@@ -171,3 +177,22 @@ def test_a_token_stays_alive_until_logout_expiry_or_deactivation(make_user):
     # Many at once, in one statement, as the feed's rechecks ask (games/feed/tokens.py).
     assert access_tokens_alive(token_ids=ids) == {ids[0]}
     assert access_tokens_alive(token_ids=[]) == set()
+
+
+def test_many_presented_tokens_are_looked_up_by_one_rule_and_statement(make_user):
+    users = [make_user(username=name) for name in ("eve", "fay", "gus", "hal")]
+    presented = [access_token_issue(user=user) for user in users]
+    records = [AccessToken.objects.get(user=user) for user in users]
+    records[1].delete()
+    AccessToken.objects.filter(pk=records[2].pk).update(expires_at=timezone.now())
+    users[3].is_active = False
+    users[3].save()
+
+    holders = access_token_holders(tokens=[*presented, "blt_never-issued", presented[0]])
+
+    # The feed's hot path asks this for polls that come together (games/feed/tokens.py):
+    # what access_token_find would authenticate, and only that.
+    assert holders == {presented[0]: TokenHolder(token_id=records[0].pk, user_id=users[0].pk)}
+    assert access_token_find(token=presented[0]).pk == records[0].pk
+    assert all(access_token_find(token=token) is None for token in presented[1:])
+    assert access_token_holders(tokens=[]) == {}
