@@ -1,69 +1,101 @@
-"""Whether a follower's token still authenticates: one query for every follower due at once.
+"""Who a feed's token belongs to, and whether it still authenticates: one query for every
+follower asking at once.
 
-A stream or a held long-poll rechecks its viewer's token now and then (waiting.py's
-`TokenClock`). Followers that came together fall due together, and a move wakes them all
-in the same turn of the event loop: 200 spectators of one game made 200 token queries on
-the thread pool right when the move was to reach them (`./scripts/bench load`, 1 table,
-200 spectators by SSE on a quiet machine: delivery p99 151 ms with the rechecks, 89 ms
-with them turned off). Here the checks that fall due in one turn of the loop wait for
-the next turn and are answered by one statement (`access_tokens_alive`). Measured the
-same way, alternating: p99 103-113 ms batched, against 144-151 ms one query each.
+Followers come and go together: a move wakes every follower of a game in the same turn
+of the event loop, each one due a token recheck (waiting.py's `TokenClock`), and a
+long-poll's followers come back with their next poll within the same few milliseconds,
+each to be authenticated (games/api/feed_hot.py). Here the questions asked in one turn
+of the loop wait for the next turn and are answered by one statement on the thread
+pool. Measured on 200 spectators of one game by SSE (`./scripts/bench load`, quiet
+machine, alternating): delivery p99 103-113 ms with the rechecks batched, 144-151 ms
+with one query each.
 
-One batch runs at a time per event loop; it is detached from the followers (a follower
-that leaves does not cancel the others' answer).
+One batch of each kind runs at a time per event loop; it is detached from the followers
+(a follower that leaves does not cancel the others' answer).
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Callable, Collection, Hashable, Mapping
+from typing import Generic, TypeVar
 
-from accounts.selectors import access_tokens_alive
+from accounts.selectors import TokenHolder, access_token_holders, access_tokens_alive
 from games.feed.threads import detached, in_pool_thread
 
-_alive_in_thread = in_pool_thread(access_tokens_alive)
+Key = TypeVar("Key", bound=Hashable)
+Answer = TypeVar("Answer")
 
 
-class _Batch:
-    """The token checks asked for since the last query, and that query."""
+class _Asked(Generic[Key, Answer]):
+    """The questions asked since the last statement, and that statement's task."""
 
     def __init__(self) -> None:
-        self.asked: dict[int, asyncio.Future[bool]] = {}
+        self.asked: dict[Key, asyncio.Future[Answer | None]] = {}
         self.task: asyncio.Task[None] | None = None
 
 
-_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batch] = weakref.WeakKeyDictionary()
+class LoopBatch(Generic[Key, Answer]):
+    """Questions asked in one turn of an event loop, answered together by `answer_all`
+    (a sync read of many keys at once, run on the loop's thread pool); a key it leaves
+    out is answered None."""
+
+    def __init__(self, answer_all: Callable[[list[Key]], Mapping[Key, Answer]]) -> None:
+        self._answer_all = in_pool_thread(answer_all)
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Asked[Key, Answer]]
+        self._loops = weakref.WeakKeyDictionary()
+
+    async def ask(self, key: Key) -> Answer | None:
+        loop = asyncio.get_running_loop()
+        batch = self._loops.get(loop)
+        if batch is None:
+            batch = self._loops[loop] = _Asked()
+        answer = batch.asked.get(key)
+        if answer is None:
+            answer = batch.asked[key] = loop.create_future()
+        if batch.task is None:
+            batch.task = detached(loop, self._answer(batch))
+        return await asyncio.shield(answer)
+
+    async def _answer(self, batch: _Asked[Key, Answer]) -> None:
+        await asyncio.sleep(0)  # the others asking in this turn of the loop come first
+        asked, batch.asked = batch.asked, {}
+        batch.task = None  # questions asked from now on go to the next statement
+        try:
+            answers = await self._answer_all(list(asked))
+        except asyncio.CancelledError:
+            for answer in asked.values():
+                answer.cancel()
+            raise
+        except Exception as error:
+            for answer in asked.values():
+                if not answer.done():
+                    answer.set_exception(error)
+            return
+        for key, answer in asked.items():
+            if not answer.done():
+                answer.set_result(answers.get(key))
+
+
+def _alive(token_ids: Collection[int]) -> dict[int, bool]:
+    return dict.fromkeys(access_tokens_alive(token_ids=token_ids), True)
+
+
+def _holders(tokens: Collection[str]) -> dict[str, TokenHolder]:
+    return access_token_holders(tokens=tokens)
+
+
+_alive_batch: LoopBatch[int, bool] = LoopBatch(_alive)
+_holder_batch: LoopBatch[str, TokenHolder] = LoopBatch(_holders)
 
 
 async def token_alive(token_id: int) -> bool:
     """Whether the token record `token_id` would still authenticate a request."""
-    loop = asyncio.get_running_loop()
-    batch = _batches.get(loop)
-    if batch is None:
-        batch = _batches[loop] = _Batch()
-    answer = batch.asked.get(token_id)
-    if answer is None:
-        answer = batch.asked[token_id] = loop.create_future()
-    if batch.task is None:
-        batch.task = detached(loop, _answer(batch))
-    return await asyncio.shield(answer)
+    return bool(await _alive_batch.ask(token_id))
 
 
-async def _answer(batch: _Batch) -> None:
-    await asyncio.sleep(0)  # the other followers woken in this turn ask first
-    asked, batch.asked = batch.asked, {}
-    batch.task = None  # checks asked from now on go to the next query
-    try:
-        alive = await _alive_in_thread(token_ids=list(asked))
-    except asyncio.CancelledError:
-        for answer in asked.values():
-            answer.cancel()
-        raise
-    except Exception as error:
-        for answer in asked.values():
-            if not answer.done():
-                answer.set_exception(error)
-        return
-    for token_id, answer in asked.items():
-        if not answer.done():
-            answer.set_result(token_id in alive)
+async def token_holder(token: str) -> TokenHolder | None:
+    """Whose the presented `token` is, if it would authenticate a request now
+    (accounts' `access_token_find` rule); None if it would not."""
+    return await _holder_batch.ask(token)
