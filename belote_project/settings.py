@@ -77,7 +77,8 @@ MIDDLEWARE = [
     # What CommonMiddleware still did with APPEND_SLASH off (and no PREPEND_WWW, no
     # DISALLOWED_USER_AGENTS): the Host check and the Content-Length of answers.
     "belote_project.middleware.HostAndLengthMiddleware",
-    "django.middleware.security.SecurityMiddleware",
+    # Django's, its hooks called in line rather than each through a thread hop.
+    "belote_project.middleware.SecurityMiddleware",
     # Sessions, CSRF, the session user and messages serve the admin's pages (and staff on
     # /healthz): Django's own middlewares, run on those paths and skipped on the API's,
     # where under ASGI each hook cost a thread hop (belote_project/session_paths.py).
