@@ -2,7 +2,7 @@
 
 In order: the body limit (belote_project/request_size.py), before anything reads a
 body; the live feed's paths on Django's ASGI handler, where a parked client costs a
-coroutine (games/feed/asgi.py); every other path on Django's WSGI handler with static
+coroutine (games/api/asgi.py); every other path on Django's WSGI handler with static
 files in front (belote_project/wsgi.py), run by a2wsgi on its pool of threads: one
 thread hop per request and Django's middleware chain in sync mode.
 """
@@ -17,7 +17,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "belote_project.settings")
 
 from belote_project.request_size import AsgiApp, limit_request_body
 from belote_project.wsgi import application as wsgi_application
-from games.feed.asgi import FEED_PATH, with_feed_handler
+from games.api.asgi import FEED_PATH, with_feed_handler
 
 # Sync requests served at once per process: as many as the database pool's
 # connections (DB_POOL_MAX_SIZE, 10), the most that could make progress together.

@@ -12,7 +12,7 @@ from django.utils.module_loading import import_string
 
 from belote_project.asgi import application
 from bench.asgi_scope import http_scope
-from games.feed.asgi import FEED_THREADS
+from games.api.asgi import FEED_THREADS
 
 FEED = "/api/v1/games/8d7cf2a0-3f55-4f1e-9d8a-0a6f1b2c3d4e/events"
 REGISTER = "/api/v1/auth/register"

@@ -87,17 +87,22 @@ class GameEventsApi(FeedApi):
         responses={200: OutputSerializer, **LONG_POLL_PROBLEMS, **GAME_NOT_FOUND},
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        query = self.InputSerializer(data=query_values(request))
-        query.is_valid(raise_exception=True)
-        after, limit = query.validated_data["after"], query.validated_data["limit"]
-        wait = query.validated_data["wait"]
-        viewer = _viewer(request, kwargs["game_id"])
-        # Only a poll that is held takes one of the caller's feed slots, before it waits:
-        # one that its first read answers (the follower was behind) costs the cache nothing.
-        hold = functools.partial(feed_slot_held, viewer.user_id)
-        with still_signed_in():
-            page = await wait_for_page(viewer, after=after, limit=limit, wait=wait, hold=hold)
-        return JsonResponse(_page_body(request, page))
+        return await events_answer(request, _viewer(request, kwargs["game_id"]))
+
+
+async def events_answer(request: Request, viewer: FeedViewer) -> HttpResponseBase:
+    """`GameEventsApi`'s answer to `viewer`, who is authenticated (the view, and the
+    feed's hot path: feed_hot.py)."""
+    query = GameEventsApi.InputSerializer(data=query_values(request))
+    query.is_valid(raise_exception=True)
+    after, limit = query.validated_data["after"], query.validated_data["limit"]
+    wait = query.validated_data["wait"]
+    # Only a poll that is held takes one of the caller's feed slots, before it waits:
+    # one that its first read answers (the follower was behind) costs the cache nothing.
+    hold = functools.partial(feed_slot_held, viewer.user_id)
+    with still_signed_in():
+        page = await wait_for_page(viewer, after=after, limit=limit, wait=wait, hold=hold)
+    return JsonResponse(_page_body(request, page))
 
 
 def _page_body(request: Request, page: FeedPage) -> dict[str, Any]:
@@ -149,13 +154,18 @@ class GameStreamApi(FeedApi):
         },
     )
     async def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        after = stream_cursor(request, self.InputSerializer)
-        viewer = _viewer(request, kwargs["game_id"])
-        async with await feed_slot(viewer.user_id) as slot:
-            with still_signed_in():
-                first = await wait_for_page(viewer, after=after, limit=1, wait=0)
-            if first.finished and first.version <= after:
-                return no_content()
-            # The stream serves the seat found now; it ends if the viewer's seat changes.
-            frames = slot.hand_over(event_stream(viewer, after=after, seat=first.seat))
-        return event_stream_response(frames)
+        return await stream_answer(request, _viewer(request, kwargs["game_id"]))
+
+
+async def stream_answer(request: Request, viewer: FeedViewer) -> HttpResponseBase:
+    """`GameStreamApi`'s answer to `viewer`, who is authenticated (the view, and the
+    feed's hot path: feed_hot.py)."""
+    after = stream_cursor(request, GameStreamApi.InputSerializer)
+    async with await feed_slot(viewer.user_id) as slot:
+        with still_signed_in():
+            first = await wait_for_page(viewer, after=after, limit=1, wait=0)
+        if first.finished and first.version <= after:
+            return no_content()
+        # The stream serves the seat found now; it ends if the viewer's seat changes.
+        frames = slot.hand_over(event_stream(viewer, after=after, seat=first.seat))
+    return event_stream_response(frames)

@@ -11,7 +11,7 @@ seat map. A follower whose cursor is older than the window gets the events from 
 store, still paired with that read's seats and version.
 
 The reads run on the event loop's default thread pool with a fresh context, never on the
-threads the feed's requests share (games/feed/asgi.py) and never inside one request's
+threads the feed's requests share (games/api/asgi.py) and never inside one request's
 context: a request that ends does not take the read others wait for with it
 (games/feed/threads.py).
 """

@@ -3,7 +3,7 @@
 A read that many followers wait for must not belong to the one that started it: it runs
 as a task with a fresh context (`detached`), so a request that ends does not cancel it,
 and on the loop's thread pool (`in_pool_thread`), never on a thread the feed's requests
-share (games/feed/asgi.py), giving its database connection back when it is done.
+share (games/api/asgi.py), giving its database connection back when it is done.
 """
 
 import asyncio

@@ -18,7 +18,7 @@ from django.db import connections
 from accounts.models import User
 from bench.asgi_scope import http_scope
 from games import rules, store
-from games.feed.asgi import AsgiApp
+from games.api.asgi import AsgiApp
 from games.models import Seat
 from games.services.play import game_act
 from games.services.tables import game_create, seat_join

@@ -1,5 +1,5 @@
 """The feed paths on Django's ASGI handler without a thread per waiting client
-(games/feed/asgi.py)."""
+(games/api/asgi.py)."""
 
 import asyncio
 import json
@@ -19,8 +19,8 @@ from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
 from accounts.tokens import token_digest
 from games import rules
+from games.api.asgi import FEED_PATH, FEED_THREADS, AsgiApp, with_feed_handler
 from games.feed import selectors, waiting, window
-from games.feed.asgi import FEED_PATH, FEED_THREADS, AsgiApp, with_feed_handler
 from games.feed.events import viewer_events_after
 from games.feed.selectors import GameHeading
 from tests.games.feed_support import (

@@ -15,8 +15,8 @@ from django.core.asgi import get_asgi_application
 
 from accounts.models import User
 from accounts.services import access_token_issue
+from games.api.asgi import with_feed_handler
 from games.feed import selectors, window
-from games.feed.asgi import with_feed_handler
 from games.feed.events import viewer_events_after
 from games.feed.selectors import GameHeading
 from tests.games.feed_support import (
