@@ -21,9 +21,19 @@ feed put each woken poll of a crowd in a queue (`./scripts/bench feedcost`, 200
 followers of one game, quiet machine: every poll answered 137-142 ms after the move with
 the wait, 74-80 ms without; docs/feed.md). A client that polls again at once may then find its
 previous slot not yet free: a take that finds every slot held looks once more after
-`RETAKE_SECONDS` before it refuses, so only a caller really at the cap is refused. Only the
-cache's public API is used, so any shared backend works (the embedded file cache is
-shared by the processes of one machine, though its `add` is not atomic).
+`RETAKE_SECONDS` before it refuses, so only a caller really at the cap is refused.
+
+A held long-poll's slot is not given back at once, though: the process keeps it for the
+same user's next poll, which a client sends as soon as it has read the answer, for
+`KEEP_SECONDS`, and that poll takes it back from memory, without a round trip (a slot
+nobody takes back by then is given back then). A user following a game by long-poll
+thus costs the cache a round trip every `RENEW_SECONDS` (the kept lease's renewal)
+instead of two for every poll: with 200 spectators of one game, those round trips were
+a third of a server worker's sampled time (py-spy, `./scripts/bench load --tables 1
+--spectators 200`, docs/feed.md). The price: a slot a long-poll held still counts for
+up to `KEEP_SECONDS` after its answer left, in the other processes (this one takes it
+back). Only the cache's public API is used, so any shared backend works (the embedded
+file cache is shared by the processes of one machine, though its `add` is not atomic).
 """
 
 import asyncio
@@ -31,8 +41,10 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+import weakref
+from collections.abc import AsyncGenerator, AsyncIterator, Coroutine
 from types import TracebackType
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -42,10 +54,14 @@ from games.feed.threads import detached
 
 logger = logging.getLogger(__name__)
 
-# Longer than the longest long-poll (30 s): a held poll never needs to renew.
-LEASE_SECONDS = 45
-# A stream renews when it sends something this long after its last renewal; it sends at
-# least every 15 s (its keep-alive), so renewals are at most 25 s apart.
+# The longest a long-poll is held (the API's largest `wait`, games/api/feed_base.py).
+LONGEST_POLL_SECONDS = 30
+# Longer than the longest long-poll with LAPSE_MARGIN_SECONDS to spare, and long enough
+# that a kept slot renewed every RENEW_SECONDS always has a poll's worth left.
+LEASE_SECONDS = 60
+# A stream renews when it sends something this long after its last renewal (it sends at
+# least every 15 s, its keep-alive, so renewals are at most 25 s apart); a kept slot,
+# when a poll takes it back this long after its last renewal.
 RENEW_SECONDS = 10.0
 # How long a take that found every slot held waits before its second and last look:
 # ample for a slot given back in the background as an answer left (one cache round trip).
@@ -53,6 +69,9 @@ RETAKE_SECONDS = 0.05
 # A lease this much younger than LEASE_SECONDS is certainly still held (the clock starts
 # before the cache is asked): ample for a cache round trip and a busy process's delays.
 LAPSE_MARGIN_SECONDS = 10.0
+# How long a held long-poll's slot waits in this process, once the answer has left, for
+# the same user's next poll to take it back.
+KEEP_SECONDS = 2.0
 
 
 class TooManyFeeds(Exception):  # noqa: N818 (a refusal, not a failure of the code)
@@ -66,10 +85,12 @@ class TooManyFeeds(Exception):  # noqa: N818 (a refusal, not a failure of the co
 
 
 class FeedSlot:
-    """One slot held by one open feed, given back when the `async with` block ends,
-    unless the block handed it to a stream (`hand_over`) that outlives it."""
+    """One slot held by one open feed. When the `async with` block ends, this process
+    keeps it for the user's next poll (`KEEP_SECONDS`), unless the block handed it to a
+    stream (`hand_over`) that outlives it and gives it back when it ends."""
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, user_id: int, key: str) -> None:
+        self.user_id = user_id
         self.key = key
         self.holder = secrets.token_hex(16)
         self._handed_over = False
@@ -86,8 +107,13 @@ class FeedSlot:
             return True
         return False
 
-    def _surely_held(self) -> bool:
-        return time.monotonic() - self._leased_at < LEASE_SECONDS - LAPSE_MARGIN_SECONDS
+    def surely_held(self, for_seconds: float = 0.0) -> bool:
+        """Whether the lease cannot lapse in the next `for_seconds`."""
+        age = time.monotonic() - self._leased_at
+        return age + for_seconds < LEASE_SECONDS - LAPSE_MARGIN_SECONDS
+
+    def renewal_due(self) -> bool:
+        return time.monotonic() - self._leased_at >= RENEW_SECONDS
 
     def hand_over(self, frames: AsyncGenerator[bytes, None]) -> "SlotHoldingFrames":
         self._handed_over = True
@@ -103,22 +129,28 @@ class FeedSlot:
         traceback: TracebackType | None,
     ) -> None:
         if not self._handed_over:
-            _give_back_soon(self)
+            _kept(asyncio.get_running_loop()).keep(self)
 
     def renew(self) -> bool:
-        """Extend the lease; False when it lapsed and another feed has the slot now."""
+        """Extend the lease; False when it lapsed and another feed has the slot now.
+        One round trip while the lease is surely held (nobody else can have the key)."""
         renewed_at = time.monotonic()
-        if cache.get(self.key) == self.holder and cache.touch(self.key, LEASE_SECONDS):
+        if self.surely_held():
+            renewed = cache.touch(self.key, LEASE_SECONDS)
+        else:
+            renewed = cache.get(self.key) == self.holder and cache.touch(self.key, LEASE_SECONDS)
+        if renewed:
             self._leased_at = renewed_at
             return True
-        return self.lease()
+        # Given back meanwhile (`release` marks it before it deletes): not taken again.
+        return not self._released and self.lease()
 
     def release(self) -> None:
         """Give the slot back (once; a lapsed lease someone else took is left alone)."""
         if self._released:
             return
         self._released = True
-        if self._surely_held() or cache.get(self.key) == self.holder:
+        if self.surely_held() or cache.get(self.key) == self.holder:
             cache.delete(self.key)
 
 
@@ -166,43 +198,102 @@ def _take(user_id: int, limit: int) -> FeedSlot | None:
     if limit < 1:
         return None
     first, *others = [f"feed-slot:{user_id}:{number}" for number in range(limit)]
-    if (slot := FeedSlot(first)).lease():  # the user's only feed, most often
+    if (slot := FeedSlot(user_id, first)).lease():  # the user's only feed, most often
         return slot
     held = cache.get_many(others)
     for key in others:
-        if key not in held and (slot := FeedSlot(key)).lease():
+        if key not in held and (slot := FeedSlot(user_id, key)).lease():
             return slot
     return None
 
 
 # On the loop's thread pool, not the threads the feed's requests share
-# (games/feed/asgi.py): the cache's round trips must not queue behind other requests'.
+# (games/api/asgi.py): the cache's round trips must not queue behind other requests'.
 _take_async = sync_to_async(_take, thread_sensitive=False)
 _renew = sync_to_async(FeedSlot.renew, thread_sensitive=False)
 _release = sync_to_async(FeedSlot.release, thread_sensitive=False)
 
 
-# Slots on their way back: a task the loop holds only weakly must be kept until it is done.
-_GIVING_BACK: set[asyncio.Task[None]] = set()
+# Slots on their way back or being renewed: a task the loop holds only weakly must be
+# kept until it is done.
+_IN_BACKGROUND: set[asyncio.Task[object]] = set()
 
 
-def _given_back(task: asyncio.Task[None]) -> None:
-    _GIVING_BACK.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        # The lease lapses by itself (LEASE_SECONDS), as a dead process's do.
-        logger.warning("a feed slot was not given back: %r", task.exception())
+def _in_background(work: Coroutine[Any, Any, object], done: str) -> None:
+    """`work` on a slot in a task of its own, which no answer waits for."""
+
+    def settled(task: asyncio.Task[object]) -> None:
+        _IN_BACKGROUND.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # The lease lapses by itself (LEASE_SECONDS), as a dead process's do.
+            logger.warning("a feed slot was not %s: %r", done, task.exception())
+
+    task = detached(asyncio.get_running_loop(), work)
+    _IN_BACKGROUND.add(task)
+    task.add_done_callback(settled)
 
 
 def _give_back_soon(slot: FeedSlot) -> None:
-    """Give `slot` back in a task of its own, which the answer does not wait for."""
-    task = detached(asyncio.get_running_loop(), _release(slot))
-    _GIVING_BACK.add(task)
-    task.add_done_callback(_given_back)
+    _in_background(_release(slot), "given back")
+
+
+class _KeptSlots:
+    """Held long-polls' slots this event loop keeps for their users' next polls."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._slots: dict[int, dict[FeedSlot, asyncio.TimerHandle]] = {}
+
+    def keep(self, slot: FeedSlot) -> None:
+        """Keep `slot` for its user's next poll; give it back if none comes in time."""
+        expiry = self._loop.call_later(KEEP_SECONDS, self._expire, slot)
+        self._slots.setdefault(slot.user_id, {})[slot] = expiry
+
+    def take_back(self, user_id: int) -> FeedSlot | None:
+        """A slot kept for `user_id` whose lease outlasts the longest poll, or None.
+        One that falls due for renewal is renewed in the background (the lease has
+        `LONGEST_POLL_SECONDS` left at least, ample for the round trip)."""
+        kept = self._slots.get(user_id)
+        while kept:
+            slot, expiry = kept.popitem()
+            expiry.cancel()
+            if slot.surely_held(for_seconds=LONGEST_POLL_SECONDS):
+                if not kept:
+                    del self._slots[user_id]
+                if slot.renewal_due():
+                    _in_background(_renew(slot), "renewed")
+                return slot
+            _give_back_soon(slot)  # too old to hold another poll: given back, taken anew
+        self._slots.pop(user_id, None)
+        return None
+
+    def _expire(self, slot: FeedSlot) -> None:
+        kept = self._slots.get(slot.user_id, {})
+        if kept.pop(slot, None) is not None:
+            if not kept:
+                del self._slots[slot.user_id]
+            _give_back_soon(slot)
+
+
+_kept_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _KeptSlots] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _kept(loop: asyncio.AbstractEventLoop) -> _KeptSlots:
+    kept = _kept_slots.get(loop)
+    if kept is None:
+        kept = _kept_slots[loop] = _KeptSlots(loop)
+    return kept
 
 
 async def feed_slot_take(user_id: int) -> FeedSlot:
-    """A free slot of the user's, or `TooManyFeeds` (after a second look, RETAKE_SECONDS
-    later: the caller's previous poll may have just answered, its slot on its way back)."""
+    """A slot of the user's: one this process kept from the user's last held poll, else
+    a free one, or `TooManyFeeds` (after a second look, RETAKE_SECONDS later: the
+    caller's previous poll may have just answered, its slot on its way back)."""
+    kept = _kept(asyncio.get_running_loop()).take_back(user_id)
+    if kept is not None:
+        return kept
     limit = settings.MAX_OPEN_FEEDS_PER_USER
     slot = await _take_async(user_id, limit)
     if slot is None:

@@ -1,4 +1,5 @@
-"""A stream's feed slot: renewed while its frames go out, never in their way."""
+"""Feed slots: a stream's renewed while its frames go out, never in their way; a held
+long-poll's kept for the user's next poll."""
 
 import asyncio
 import itertools
@@ -80,3 +81,105 @@ def test_a_slow_renewal_holds_no_frame_back_and_a_lost_one_ends_the_stream(
     # The renewal said the slot is another feed's: the stream ended at the next frame
     # after it did, well before its 40 frames.
     assert 9 <= len(came) <= 13
+
+
+class _CountedCache:
+    """The cache, noting the calls made to it (each one round trip on Redis)."""
+
+    def __init__(self, cache: Any) -> None:
+        self._cache, self.calls = cache, []
+
+    def __getattr__(self, name: str) -> Any:
+        self.calls.append(name)
+        return getattr(self._cache, name)
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch, settings: Any) -> _CountedCache:
+    settings.MAX_OPEN_FEEDS_PER_USER = 2
+    counting = _CountedCache(leases.cache)
+    monkeypatch.setattr(leases, "cache", counting)
+    return counting
+
+
+async def _held_poll(user_id: int) -> FeedSlot:
+    """A held long-poll's slot, taken and left as the poll takes and leaves it."""
+    async with await feed_slot_take(user_id) as slot:
+        return slot
+
+
+def test_a_held_polls_slot_goes_to_the_users_next_poll_without_a_round_trip(
+    counted: _CountedCache, make_user: Callable[..., User]
+) -> None:
+    user_id, other_id = make_user().pk, make_user().pk
+
+    async def polls() -> tuple[FeedSlot, list[str], FeedSlot, FeedSlot, list[str]]:
+        first = await _held_poll(user_id)
+        taken = list(counted.calls)
+        other = await _held_poll(other_id)  # another user's poll: its own slot
+        again = await _held_poll(user_id)
+        return first, taken, other, again, list(counted.calls)
+
+    first, taken, other, again, calls = asyncio.run(polls())
+
+    assert taken == ["add"]
+    assert other.key != first.key
+    assert again is first  # kept, then taken back from memory
+    assert calls == ["add", "add"]  # none for the taking back, none given back yet
+
+
+def test_a_kept_slot_no_poll_takes_back_is_given_back(
+    counted: _CountedCache, make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(leases, "KEEP_SECONDS", 0.1)
+    user_id = make_user().pk
+
+    async def poll_then_nothing() -> tuple[bool, bool]:
+        slot = await _held_poll(user_id)
+        kept = cache.get(slot.key) == slot.holder
+        await asyncio.sleep(0.5)
+        return kept, cache.get(slot.key) is None
+
+    kept, given_back = asyncio.run(poll_then_nothing())
+
+    assert kept
+    assert given_back
+    assert counted.calls == ["add", "delete"]
+
+
+def test_a_kept_slot_too_old_for_another_poll_is_given_back_and_a_new_one_taken(
+    counted: _CountedCache, make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user_id = make_user().pk
+
+    async def polls() -> tuple[FeedSlot, FeedSlot]:
+        first = await _held_poll(user_id)
+        # As if the lease had been taken long ago: it may lapse during the next poll.
+        monkeypatch.setattr(leases, "LONGEST_POLL_SECONDS", leases.LEASE_SECONDS)
+        second = await _held_poll(user_id)
+        await asyncio.sleep(0.2)  # the old one given back in the background
+        return first, second
+
+    first, second = asyncio.run(polls())
+
+    assert second is not first
+    assert cache.get(second.key) == second.holder
+    assert cache.get(first.key) in (None, second.holder)  # given back, or taken anew
+
+
+def test_a_kept_slot_due_for_renewal_is_renewed_as_a_poll_takes_it_back(
+    counted: _CountedCache, make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(leases, "RENEW_SECONDS", 0.0)  # due at once
+    user_id = make_user().pk
+
+    async def polls() -> tuple[FeedSlot, FeedSlot]:
+        first = await _held_poll(user_id)
+        again = await _held_poll(user_id)
+        await asyncio.sleep(0.2)  # the renewal runs in the background
+        return first, again
+
+    first, again = asyncio.run(polls())
+
+    assert again is first
+    assert counted.calls == ["add", "touch"]  # surely held: a plain touch, no read
