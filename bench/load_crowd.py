@@ -1,8 +1,8 @@
 """The load benchmark's spectators spread over client processes of their own (`--clients K`).
 
 One client process reading 200 followers' answers one after another timestamps the last
-of them late by its own work: the time it spent on the others (httpx parses each answer
-and sends each next poll in Python), not the server's. Real spectators are 200 phones.
+of them late by its own work: the time it spent on the others (its client parses each
+answer and sends each next poll), not the server's. Real spectators are 200 phones.
 With `--clients K`, a table's spectators are split over K processes, each running
 `python -m bench.load_crowd`: the same followers as bench/load_feed.py, each with an
 HTTP client of its own (`Clients`), on the phase's clock (`time.monotonic()` is the machine's, the

@@ -7,58 +7,99 @@ delivery time: receive time minus the event's `created_at` (the server's clock, 
 this machine's). A seat's follower also tracks whose turn the events imply (TurnTracker),
 so that its player reads the view only when it may have to act. Every user has an HTTP
 client of its own (`Clients`), in this process or in a crowd process (load_crowd.py).
+
+The clients are aiohttp's. The phones the benchmark stands for have cores of their own;
+its clients share the server's, so what a client spends on a request is time the server
+does not get, and a delivery's receive time includes it. httpx (the clients before)
+parses HTTP in Python: its 200 long-poll spectators of one game spent 14-15% of a core in
+the measured window, about 0.75 ms a poll, against 3% with aiohttp, whose parser is C
+(`./scripts/bench load --tables 1 --spectators 200`, the same server, docs/deploy.md).
 """
 
 import asyncio
 import json
-import ssl
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import httpx
+import aiohttp
 
 from bench.load_measures import PhaseClock, Tally
 
 LONG_POLL_WAIT = 20
-# Longer than any held poll: a follower's request times out only if the server is stuck.
-HTTP_TIMEOUT = httpx.Timeout(LONG_POLL_WAIT + 15.0)
+# Longer than any held poll or a stream's silence (15 s): a follower's request times out
+# only if the server is stuck. Per read, not per request: a stream lasts a whole game.
+HTTP_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=LONG_POLL_WAIT + 15.0,
+                                     sock_read=LONG_POLL_WAIT + 15.0)  # fmt: skip
 
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A whole HTTP answer, read: what the benchmark looks at in one."""
+
+    url: str
+    status: int
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    @property
+    def text(self) -> str:
+        return self.body.decode(errors="replace")
+
+
+async def fetch(
+    client: aiohttp.ClientSession,
+    method: str,
+    url: str,
+    token: str,
+    *,
+    params: dict[str, Any] | None = None,
+    body: Any = None,
+) -> Answer:
+    """One request as `token`'s user, its answer read to the end."""
+    async with client.request(
+        method, url, params=params, json=body, headers=bearer(token)
+    ) as response:
+        return Answer(str(response.url), response.status, await response.read())
+
+
 class Clients:
     """An HTTP client of its own for each user, as each phone has: one shared pool of
-    hundreds of connections made httpx's connection search the benchmark's bottleneck
-    (with 200 spectators the client spent its time assigning requests to connections
-    while the server sat idle)."""
+    hundreds of connections made the client's connection search the benchmark's
+    bottleneck (with 200 spectators the client spent its time assigning requests to
+    connections while the server sat idle)."""
 
-    def __init__(self, base_url: str, timeout: httpx.Timeout, tokens: Iterable[str]) -> None:
+    def __init__(
+        self, base_url: str, timeout: aiohttp.ClientTimeout, tokens: Iterable[str]
+    ) -> None:
         self.base_url, self._timeout = base_url, timeout
-        # httpx makes a TLS context per client unless given one, ~40 ms each: 200 clients
-        # made as their followers started delayed the first polls by seconds.
-        self._tls = ssl.create_default_context()
-        self._clients: dict[str, httpx.AsyncClient] = {}
+        self._clients: dict[str, aiohttp.ClientSession] = {}
         for token in tokens:  # before the phase's clock starts
             self.of(token)
 
-    def of(self, token: str) -> httpx.AsyncClient:
+    def of(self, token: str) -> aiohttp.ClientSession:
         """The user's client: its feed and its player's requests, a few connections."""
         client = self._clients.get(token)
         if client is None:
-            limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
-            client = httpx.AsyncClient(
-                base_url=self.base_url, limits=limits, timeout=self._timeout, verify=self._tls
+            client = aiohttp.ClientSession(
+                base_url=self.base_url,
+                connector=aiohttp.TCPConnector(limit=4),
+                timeout=self._timeout,
             )
             self._clients[token] = client
         return client
 
     async def aclose(self) -> None:
         for client in self._clients.values():
-            await client.aclose()
+            await client.close()
 
 
 class TurnTracker:
@@ -95,7 +136,7 @@ class Follower:
 
     def __init__(
         self,
-        client: httpx.AsyncClient,
+        client: aiohttp.ClientSession,
         game_id: str,
         token: str,
         clock: PhaseClock,
@@ -138,9 +179,9 @@ class Follower:
         url = f"{self.feed_url}/api/v1/games/{self.game_id}/events"
         while not self.finished:
             params = {"after": self.cursor, "wait": LONG_POLL_WAIT}
-            response = await self.client.get(url, params=params, headers=bearer(self.token))
-            if response.status_code != 200:
-                self.tally.error(f"events: {response.status_code} {response.text[:200]}")
+            response = await fetch(self.client, "GET", url, self.token, params=params)
+            if response.status != 200:
+                self.tally.error(f"events: {response.status} {response.text[:200]}")
                 await asyncio.sleep(1.0)
                 continue
             page = response.json()
@@ -155,16 +196,16 @@ class Follower:
         url = f"{self.feed_url}/api/v1/games/{self.game_id}/stream"
         while not self.finished:
             headers = {**bearer(self.token), "Last-Event-ID": str(self.cursor)}
-            async with self.client.stream("GET", url, headers=headers) as response:
-                if response.status_code == 204:
+            async with self.client.get(url, headers=headers) as response:
+                if response.status == 204:
                     return
-                if response.status_code != 200:
-                    await response.aread()
-                    self.tally.error(f"stream: {response.status_code} {response.text[:200]}")
+                if response.status != 200:
+                    text = (await response.read()).decode(errors="replace")
+                    self.tally.error(f"stream: {response.status} {text[:200]}")
                     await asyncio.sleep(1.0)
                     continue
-                async for line in response.aiter_lines():
-                    if line.startswith("data:"):
+                async for line in response.content:
+                    if line.startswith(b"data:"):
                         event = json.loads(line[5:])
                         self.receive(event)
                         self.cursor = event["seq"]
@@ -175,16 +216,18 @@ class Follower:
         await (self.stream() if sse else self.long_poll())
 
 
-async def all_visible_seqs(client: httpx.AsyncClient, game_id: str, token: str) -> list[int]:
+async def all_visible_seqs(client: aiohttp.ClientSession, game_id: str, token: str) -> list[int]:
     """The seqs a fresh read of `/events?after=0`, page after page, gives this viewer."""
     seqs: list[int] = []
     after = 0
     while True:
         params = {"after": after, "limit": 500}
-        response = await client.get(
-            f"/api/v1/games/{game_id}/events", params=params, headers=bearer(token)
+        response = await fetch(
+            client, "GET", f"/api/v1/games/{game_id}/events", token, params=params
         )
-        page = response.raise_for_status().json()
+        if response.status != 200:
+            raise RuntimeError(f"{response.url}: {response.status} {response.text}")
+        page = response.json()
         seqs.extend(event["seq"] for event in page["events"])
         after = page["last_seq"]
         if page["next"] is None:

@@ -4,8 +4,9 @@ import asyncio
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-import httpx
+Sent = TypeVar("Sent")
 
 
 class PhaseClock:
@@ -66,9 +67,7 @@ class Tally:
     games_finished: int = 0
     crowd_cpu: float = 0.0  # the crowd processes' CPU seconds in the measured window
 
-    async def timed(
-        self, clock: PhaseClock, into: list[float], request: Awaitable[httpx.Response]
-    ) -> httpx.Response:
+    async def timed(self, clock: PhaseClock, into: list[float], request: Awaitable[Sent]) -> Sent:
         """Await a POST or view GET; record its latency if it started in the measured window.
 
         A request is counted in the rate window when it starts: counted once answered,

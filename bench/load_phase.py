@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-import httpx
+import aiohttp
 
-from bench.load_feed import HTTP_TIMEOUT, Clients, bearer
+from bench.load_feed import HTTP_TIMEOUT, Clients, fetch
 from bench.load_measures import PhaseClock, Tally
 from bench.load_server import database_transactions, postgres_cpu_seconds
 from bench.load_table import Check, Players, Table, open_game
@@ -90,7 +90,7 @@ class PhaseResult:
 
 
 async def drive_yardstick(
-    client: httpx.AsyncClient, tokens: list[str], clock: PhaseClock, result: PhaseResult
+    client: aiohttp.ClientSession, tokens: list[str], clock: PhaseClock, result: PhaseResult
 ) -> None:
     """POST to the yardstick at the game clients' rate through the measured window."""
     await clock.until(clock.opens)
@@ -104,10 +104,10 @@ async def drive_yardstick(
     async def insert(token: str) -> None:
         async with slots:
             started = time.monotonic()
-            response = await client.post(YARDSTICK_PATH, headers=bearer(token))
+            response = await fetch(client, "POST", YARDSTICK_PATH, token)
             tally.yardstick.append(time.monotonic() - started)
-            if response.status_code != 201:
-                tally.error(f"yardstick: {response.status_code} {response.text[:200]}")
+            if response.status != 201:
+                tally.error(f"yardstick: {response.status} {response.text[:200]}")
 
     sent = 0
     while (moment := clock.opens + sent / rate) < clock.closes:
@@ -146,7 +146,10 @@ async def run_phase(
     in_process = [] if players.crowd_processes else spectators  # the others: load_crowd.py
     clients = Clients(base_url, timeout, [*seated, *in_process])
     try:
-        async with httpx.AsyncClient(base_url=base_url, timeout=timeout) as yardstick:
+        connector = aiohttp.TCPConnector(limit=YARDSTICK_CONCURRENCY)
+        async with aiohttp.ClientSession(
+            base_url=base_url, connector=connector, timeout=timeout
+        ) as yardstick:
             # Opening 64 tables takes a while on a busy machine: the clock starts once they are.
             games = await asyncio.gather(
                 *(

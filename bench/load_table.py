@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import aiohttp
 
 from bench.load_crowd import CrowdProcesses, Followed
-from bench.load_feed import Clients, Follower, all_visible_seqs, bearer
+from bench.load_feed import Answer, Clients, Follower, all_visible_seqs, fetch
 from bench.load_measures import PhaseClock, Tally
 
 SEATS = range(4)
@@ -50,9 +50,9 @@ class Check:
     mismatches: list[str] = field(default_factory=list)
 
 
-def expect(response: httpx.Response, status: int) -> dict[str, Any]:
-    if response.status_code != status:
-        raise RuntimeError(f"{response.request.url}: {response.status_code} {response.text}")
+def expect(response: Answer, status: int) -> dict[str, Any]:
+    if response.status != status:
+        raise RuntimeError(f"{response.url}: {response.status} {response.text}")
     body: dict[str, Any] = response.json()
     return body
 
@@ -92,10 +92,10 @@ class Player:
 
     async def _read_view(self, counted: bool) -> dict[str, Any] | None:
         follower, tally = self.follower, self.follower.tally
-        request = follower.client.get(self._url, headers=bearer(follower.token))
+        request = fetch(follower.client, "GET", self._url, follower.token)
         response = await tally.timed(follower.clock, tally.views, request)
-        if response.status_code != 200:
-            tally.error(f"view: {response.status_code} {response.text[:200]}")
+        if response.status != 200:
+            tally.error(f"view: {response.status} {response.text[:200]}")
             return None
         view: dict[str, Any] = response.json()
         self.known_version = view["version"]
@@ -110,33 +110,29 @@ class Player:
             "expected_version": view["version"],
         }
         started = time.monotonic()
-        request = follower.client.post(
-            f"{self._url}/actions", json=body, headers=bearer(follower.token)
-        )
+        request = fetch(follower.client, "POST", f"{self._url}/actions", follower.token, body=body)
         response = await tally.timed(follower.clock, tally.posts, request)
-        if response.status_code == 201:
+        if response.status == 201:
             game: dict[str, Any] = response.json()["game"]
             self.own.update(range(view["version"] + 1, game["version"] + 1))
             self.known_version = game["version"]
             tally.count_action(follower.clock, started)
             return game
-        if response.status_code == 409 and response.json().get("code") == "version_conflict":
+        if response.status == 409 and response.json().get("code") == "version_conflict":
             tally.conflicts += 1
             return await self._read_view(counted=False)
-        tally.error(f"action: {response.status_code} {response.text[:200]}")
+        tally.error(f"action: {response.status} {response.text[:200]}")
         return None
 
 
-async def open_game(client: httpx.AsyncClient, seats: list[str]) -> str:
-    created = await client.post(
-        "/api/v1/games", json={"options": {}, "seat": 0}, headers=bearer(seats[0])
+async def open_game(client: aiohttp.ClientSession, seats: list[str]) -> str:
+    created = await fetch(
+        client, "POST", "/api/v1/games", seats[0], body={"options": {}, "seat": 0}
     )
     game_id: str = expect(created, 201)["id"]
     for seat in SEATS[1:]:
-        joined = await client.post(
-            f"/api/v1/games/{game_id}/seats", json={"seat": seat}, headers=bearer(seats[seat])
-        )
-        expect(joined, 201)
+        path = f"/api/v1/games/{game_id}/seats"
+        expect(await fetch(client, "POST", path, seats[seat], body={"seat": seat}), 201)
     return game_id
 
 
