@@ -35,7 +35,7 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 from uuid import UUID
 
@@ -156,20 +156,40 @@ async def _sent(response: HttpResponseBase, send: Send) -> None:
         await send({"type": "http.response.body", "body": response.content})
 
 
-async def _until_done_or_gone(work: Awaitable[Any], leaving: asyncio.Future[Message]) -> bool:
-    """Await `work` unless the client leaves first (then cancel it): whether it was done."""
-    task = asyncio.ensure_future(work)
+async def _answered(handler: Handler, request: HttpRequest, send: Send) -> bool:
+    """Whether `handler` answered the request, its answer sent as it was ready (in the
+    same task, so a woken poll's answer leaves in the turn of the loop that woke it);
+    False when the request is Django's, nothing sent."""
     try:
-        await asyncio.wait({task, leaving}, return_when=asyncio.FIRST_COMPLETED)
+        response = await handler(request)
+    except (NotAuthenticated, *HANDED_OVER):
+        return False
+    except Exception:  # Django answers it as it answers any error
+        logger.exception("the feed's hot path handed a request to Django on an error")
+        return False
+    try:
+        await _sent(response, send)
+    finally:
+        if isinstance(response, StreamingHttpResponse):
+            # What the stream holds (its feed slot) given back, as Django's close does.
+            await sync_to_async(response.close, thread_sensitive=False)()
+    return True
+
+
+async def _unless_gone(
+    work: Coroutine[Any, Any, bool], leaving: asyncio.Future[Message]
+) -> bool | None:
+    """`work`'s result, or None if the client leaves first (`work` is cancelled then)."""
+    task = asyncio.ensure_future(work)
+    either: list[asyncio.Future[Any]] = [task, leaving]
+    try:
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
     finally:
         if not task.done():  # the client left, or the server is stopping
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-    if task.cancelled():
-        return False
-    task.result()  # its error, if it failed
-    return True
+    return None if task.cancelled() else task.result()
 
 
 def game_feed_hot_path(django: AsgiApp) -> AsgiApp:
@@ -195,25 +215,10 @@ def game_feed_hot_path(django: AsgiApp) -> AsgiApp:
         request = ASGIRequest(scope, io.BytesIO())
         leaving = asyncio.ensure_future(receive())  # a disconnect, while it is answered
         try:
-            answered = asyncio.ensure_future(handler(request))
-            if not await _until_done_or_gone(answered, leaving):
-                return
-            response = answered.result()
-        except (NotAuthenticated, *HANDED_OVER):
-            leaving.cancel()
-            await django(scope, _replaying(first, receive), send)
-            return
-        except Exception:  # Django answers it as it answers any error
-            logger.exception("the feed's hot path handed a request to Django on an error")
-            leaving.cancel()
-            await django(scope, _replaying(first, receive), send)
-            return
-        try:
-            await _until_done_or_gone(_sent(response, send), leaving)
+            answered = await _unless_gone(_answered(handler, request, send), leaving)
         finally:
             leaving.cancel()
-            if isinstance(response, StreamingHttpResponse):
-                # What the stream holds (its feed slot) given back, as Django's close does.
-                await sync_to_async(response.close, thread_sensitive=False)()
+        if answered is False:  # not None: a client that left is owed nothing
+            await django(scope, _replaying(first, receive), send)
 
     return hot_path
