@@ -17,7 +17,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
-from belote_project.query import query_values
+from belote_project.query import validated_query
 from belote_project.schema import invalid_request, throttled
 from games.api.conditions import MAX_VERSION
 from games.api.event_serializers import events_field
@@ -93,10 +93,8 @@ class GameEventsApi(FeedApi):
 async def events_answer(request: Request, viewer: FeedViewer) -> HttpResponseBase:
     """`GameEventsApi`'s answer to `viewer`, who is authenticated (the view, and the
     feed's hot path: feed_hot.py)."""
-    query = GameEventsApi.InputSerializer(data=query_values(request))
-    query.is_valid(raise_exception=True)
-    after, limit = query.validated_data["after"], query.validated_data["limit"]
-    wait = query.validated_data["wait"]
+    query = validated_query(GameEventsApi.InputSerializer, request)
+    after, limit, wait = query["after"], query["limit"], query["wait"]
     # Only a poll that is held takes one of the caller's feed slots, before it waits:
     # one that its first read answers (the follower was behind) costs the cache nothing.
     hold = functools.partial(feed_slot_held, viewer.user_id)
