@@ -22,7 +22,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bench.load_feed import HTTP_TIMEOUT, Clients, Follower
+from bench.load_feed import Clients, Follower
+from bench.load_http import HTTP_TIMEOUT
 from bench.load_measures import PhaseClock, Tally
 
 DRAIN_SECONDS = 10.0
@@ -120,7 +121,12 @@ async def _child(orders: dict[str, Any], lines: asyncio.StreamReader) -> dict[st
     clients = Clients(orders["base_url"], HTTP_TIMEOUT, orders["tokens"])
     followers = [
         Follower(
-            clients.of(token), orders["game_id"], token, clock, tally, feed_url=orders["feed_url"]
+            clients.of(token),
+            orders["game_id"],
+            token,
+            clock,
+            tally,
+            feed_url=orders["feed_url"] or orders["base_url"],
         )
         for token in orders["tokens"]
     ]

@@ -6,69 +6,21 @@ checks that seqs only increase (nothing twice, nothing out of order) and notes i
 delivery time: receive time minus the event's `created_at` (the server's clock, which is
 this machine's). A seat's follower also tracks whose turn the events imply (TurnTracker),
 so that its player reads the view only when it may have to act. Every user has an HTTP
-client of its own (`Clients`), in this process or in a crowd process (load_crowd.py).
-
-The clients are aiohttp's. The phones the benchmark stands for have cores of their own;
-its clients share the server's, so what a client spends on a request is time the server
-does not get, and a delivery's receive time includes it. httpx (the clients before)
-parses HTTP in Python: its 200 long-poll spectators of one game spent 14-15% of a core in
-the measured window, about 0.75 ms a poll, against 3% with aiohttp, whose parser is C
-(`./scripts/bench load --tables 1 --spectators 200`, the same server, docs/deploy.md).
+client of its own (`Clients`), in this process or in a crowd process (load_crowd.py), and
+every follower its own connection for its long-polls (load_http.py says why).
 """
 
 import asyncio
 import json
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import aiohttp
 
+from bench.load_http import LONG_POLL_WAIT, PollConnection, bearer, fetch
 from bench.load_measures import PhaseClock, Tally
-
-LONG_POLL_WAIT = 20
-# Longer than any held poll or a stream's silence (15 s): a follower's request times out
-# only if the server is stuck. Per read, not per request: a stream lasts a whole game.
-HTTP_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=LONG_POLL_WAIT + 15.0,
-                                     sock_read=LONG_POLL_WAIT + 15.0)  # fmt: skip
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A whole HTTP answer, read: what the benchmark looks at in one."""
-
-    url: str
-    status: int
-    body: bytes
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-    @property
-    def text(self) -> str:
-        return self.body.decode(errors="replace")
-
-
-async def fetch(
-    client: aiohttp.ClientSession,
-    method: str,
-    url: str,
-    token: str,
-    *,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-) -> Answer:
-    """One request as `token`'s user, its answer read to the end."""
-    async with client.request(
-        method, url, params=params, json=body, headers=bearer(token)
-    ) as response:
-        return Answer(str(response.url), response.status, await response.read())
 
 
 class Clients:
@@ -144,8 +96,10 @@ class Follower:
         on_batch: Callable[[], None] | None = None,
         feed_url: str = "",
     ) -> None:
+        """`feed_url`: the server the follower follows its game on (the client's, or
+        another one for the feed's paths)."""
         self.client, self.game_id, self.token = client, game_id, token
-        self.feed_url = feed_url  # another server for the feed's paths ("": the client's)
+        self.feed_url = feed_url
         self.clock, self.tally, self.on_batch = clock, tally, on_batch
         self.cursor = 0  # the feed's last_seq (it moves past events this viewer may not see)
         self.received: list[int] = []
@@ -176,19 +130,23 @@ class Follower:
 
     async def long_poll(self) -> None:
         """Follow by long-polls until the game is finished (or the task is cancelled)."""
-        url = f"{self.feed_url}/api/v1/games/{self.game_id}/events"
-        while not self.finished:
-            params = {"after": self.cursor, "wait": LONG_POLL_WAIT}
-            response = await fetch(self.client, "GET", url, self.token, params=params)
-            if response.status != 200:
-                self.tally.error(f"events: {response.status} {response.text[:200]}")
-                await asyncio.sleep(1.0)
-                continue
-            page = response.json()
-            for event in page["events"]:
-                self.receive(event)
-            self.cursor = page["last_seq"]
-            self.batch_done()
+        connection = PollConnection(self.feed_url, self.token)
+        path = f"/api/v1/games/{self.game_id}/events"
+        try:
+            while not self.finished:
+                params = {"after": self.cursor, "wait": LONG_POLL_WAIT}
+                response = await connection.get(path, params)
+                if response.status != 200:
+                    self.tally.error(f"events: {response.status} {response.text[:200]}")
+                    await asyncio.sleep(1.0)
+                    continue
+                page = response.json()
+                for event in page["events"]:
+                    self.receive(event)
+                self.cursor = page["last_seq"]
+                self.batch_done()
+        finally:
+            connection.close()
 
     async def stream(self) -> None:
         """Follow by Server-Sent Events until the game is finished, reconnecting as a client

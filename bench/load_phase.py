@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 
 import aiohttp
 
-from bench.load_feed import HTTP_TIMEOUT, Clients, fetch
+from bench.load_feed import Clients
+from bench.load_http import HTTP_TIMEOUT, fetch
 from bench.load_measures import PhaseClock, Tally
 from bench.load_server import database_transactions, postgres_cpu_seconds
 from bench.load_table import Check, Players, Table, open_game

@@ -17,7 +17,8 @@ from typing import Any
 import aiohttp
 
 from bench.load_crowd import CrowdProcesses, Followed
-from bench.load_feed import Answer, Clients, Follower, all_visible_seqs, fetch
+from bench.load_feed import Clients, Follower, all_visible_seqs
+from bench.load_http import Answer, fetch
 from bench.load_measures import PhaseClock, Tally
 
 SEATS = range(4)
@@ -177,7 +178,7 @@ class Table:
                 token,
                 self.clock,
                 self.tally,
-                feed_url=self.players.feed_url,
+                feed_url=self.players.feed_url or self.clients.base_url,
             )
             for token in [*self.seats, *spectators]
         ]
