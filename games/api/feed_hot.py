@@ -49,10 +49,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.module_loading import import_string
 from rest_framework.authentication import get_authorization_header
 from rest_framework.exceptions import APIException
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from accounts.authentication import presented_token
+from accounts.authentication import BearerTokenAuthentication, presented_token
 from belote_project.errors import ApplicationError
 from games.api.feed_views import GameEventsApi, GameStreamApi, events_answer, stream_answer
 from games.feed.selectors import FeedViewer
@@ -100,9 +101,24 @@ def _through_middlewares(view: Handler) -> Handler:
     return answering
 
 
+def _checks_of(view: type[APIView]) -> tuple[list[object], list[object], int]:
+    return (
+        list(view.authentication_classes),
+        list(view.permission_classes),
+        len(view.throttle_classes),
+    )
+
+
 def _authenticated(view_class: type[APIView], answer: Answer, route: re.Pattern[str]) -> Handler:
     """`answer`, for the viewer the request's bearer token authenticates, with the
-    headers DRF's dispatch gives every answer of `view_class` (`Allow`)."""
+    headers DRF's dispatch gives every answer of `view_class` (`Allow`). The view's own
+    checks must be the ones this makes (a bearer token, IsAuthenticated, no throttle): a
+    check added to the view and not here would be skipped, so that refuses to start."""
+    if _checks_of(view_class) != ([BearerTokenAuthentication], [IsAuthenticated], 0):
+        raise ImproperlyConfigured(
+            f"{view_class.__name__} checks more than a bearer token: the feed's hot path "
+            "(games/api/feed_hot.py) would skip it"
+        )
     headers = dict(view_class().default_response_headers)
     vary = headers.pop("Vary", None)
 

@@ -13,13 +13,18 @@ from django.core.asgi import get_asgi_application
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
+from rest_framework.throttling import AnonRateThrottle
 
+from accounts.authentication import BearerTokenAuthentication
 from accounts.models import AccessToken, User
 from accounts.services import access_token_issue
 from accounts.tokens import token_digest
 from bench.asgi_scope import http_scope
 from games.api import feed_hot
 from games.api.feed_hot import AsgiApp, Receive, Scope, Send, game_feed_hot_path
+from games.api.feed_views import GameEventsApi
 from games.feed import tokens
 from games.feed.hub import followed_games
 from tests.games.feed_support import Table, play_random, run_closing_connections, seated_table
@@ -372,3 +377,21 @@ def test_the_routes_are_the_urlconfs(path: str, taken: bool) -> None:
     routes = [feed_hot.route("game-events"), feed_hot.route("game-stream")]
 
     assert any(route.fullmatch(path) for route in routes) is taken
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        {"throttle_classes": [AnonRateThrottle]},
+        {"permission_classes": [IsAuthenticated, IsAdminUser]},
+        {"authentication_classes": [SessionAuthentication, BearerTokenAuthentication]},
+    ],
+)
+def test_a_check_the_view_gains_and_the_hot_path_would_skip_refuses_to_start(
+    monkeypatch: pytest.MonkeyPatch, added: dict[str, Any]
+) -> None:
+    for name, checks in added.items():
+        monkeypatch.setattr(GameEventsApi, name, checks)
+
+    with pytest.raises(ImproperlyConfigured, match="GameEventsApi"):
+        game_feed_hot_path(Django())
