@@ -39,6 +39,7 @@ file cache is shared by the processes of one machine, though its `add` is not at
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 import weakref
@@ -61,8 +62,14 @@ LONGEST_POLL_SECONDS = 30
 LEASE_SECONDS = 60
 # A stream renews when it sends something this long after its last renewal (it sends at
 # least every 15 s, its keep-alive, so renewals are at most 25 s apart); a kept slot,
-# when a poll takes it back this long after its last renewal.
+# when a poll takes it back this long after its last renewal. Each renewal draws its
+# moment between RENEW_JITTER and 1 times this: feeds opened together (a crowd arriving
+# for a game) would otherwise all fall due at one moment, each time. With 200 SSE
+# spectators of one game, 100 renewals a worker queued on the loop's thread pool at
+# once, and the move they met reached its spectators late: delivery p99 72 ms over a
+# 60 s window against 18.6 ms for one spectator (`./scripts/bench load`, 3.9x).
 RENEW_SECONDS = 10.0
+RENEW_JITTER = 0.5
 # How long a take that found every slot held waits before its second and last look:
 # ample for a slot given back in the background as an answer left (one cache round trip).
 RETAKE_SECONDS = 0.05
@@ -98,12 +105,17 @@ class FeedSlot:
         # When the lease was last taken or renewed, read before the cache was asked (so
         # never later than the cache's own clock started); never, until it is.
         self._leased_at = float("-inf")
+        self._renew_after = RENEW_SECONDS
+
+    def _leased(self, at: float) -> None:
+        self._leased_at = at
+        self._renew_after = RENEW_SECONDS * random.uniform(RENEW_JITTER, 1.0)  # noqa: S311 (no secret)
 
     def lease(self) -> bool:
         """Take the slot's key if it is free (`cache.add`)."""
         asked_at = time.monotonic()
         if cache.add(self.key, self.holder, timeout=LEASE_SECONDS):
-            self._leased_at = asked_at
+            self._leased(asked_at)
             return True
         return False
 
@@ -113,7 +125,7 @@ class FeedSlot:
         return age + for_seconds < LEASE_SECONDS - LAPSE_MARGIN_SECONDS
 
     def renewal_due(self) -> bool:
-        return time.monotonic() - self._leased_at >= RENEW_SECONDS
+        return time.monotonic() - self._leased_at >= self._renew_after
 
     def hand_over(self, frames: AsyncGenerator[bytes, None]) -> "SlotHoldingFrames":
         self._handed_over = True
@@ -140,7 +152,7 @@ class FeedSlot:
         else:
             renewed = cache.get(self.key) == self.holder and cache.touch(self.key, LEASE_SECONDS)
         if renewed:
-            self._leased_at = renewed_at
+            self._leased(renewed_at)
             return True
         # Given back meanwhile (`release` marks it before it deletes): not taken again.
         return not self._released and self.lease()
@@ -173,7 +185,6 @@ class SlotHoldingFrames:
         after they were made, the others 28-71 ms. The whole phase's p99 stayed within
         its run-to-run noise (79 and 109 ms before, 82 and 94 after)."""
         loop = asyncio.get_running_loop()
-        renewed_at = loop.time()
         renewing: asyncio.Task[bool] | None = None
         try:
             async with contextlib.aclosing(self._frames) as frames:
@@ -183,8 +194,7 @@ class SlotHoldingFrames:
                         if not renewing.result():
                             return  # over the cap now: end; the reconnection competes again
                         renewing = None
-                    if renewing is None and loop.time() - renewed_at >= RENEW_SECONDS:
-                        renewed_at = loop.time()
+                    if renewing is None and self._slot.renewal_due():
                         renewing = detached(loop, _renew(self._slot))
         finally:
             if renewing is not None:  # settled before Django's close gives the slot back

@@ -3,6 +3,7 @@ long-poll's kept for the user's next poll."""
 
 import asyncio
 import itertools
+import time
 from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
@@ -183,3 +184,21 @@ def test_a_kept_slot_due_for_renewal_is_renewed_as_a_poll_takes_it_back(
 
     assert again is first
     assert counted.calls == ["add", "touch"]  # surely held: a plain touch, no read
+
+
+def test_slots_leased_together_fall_due_for_renewal_apart(
+    monkeypatch: pytest.MonkeyPatch, make_user: Callable[..., User]
+) -> None:
+    monkeypatch.setattr(leases, "RENEW_SECONDS", 0.4)  # each falls due after 0.2-0.4 s
+    user_id = make_user().pk
+    slots = [FeedSlot(user_id, f"feed-slot-test:{user_id}:{number}") for number in range(40)]
+    assert all(slot.lease() for slot in slots)  # as a crowd arriving at once
+
+    time.sleep(0.3)
+    due = [slot.renewal_due() for slot in slots]
+    for slot in slots:
+        slot.release()
+
+    # Each draws its own moment: some are due by now, others not yet.
+    assert any(due)
+    assert not all(due)
