@@ -24,7 +24,7 @@ process with the seats): one process reading 200 answers in turn timestamps the 
 ones late by its own work, which 200 phones would not add.
 Without --tables it runs the standard set: 1 table with 1 spectator, 32 tables by
 long-poll, 32 by SSE, 64 by long-poll, 1 table with 200 spectators, then 1 table with 1
-and with 200 spectators by SSE (about ten minutes;
+and with 200 spectators by SSE (about seven minutes;
 before each phase it waits, at most 25 s, for the server to be quiet), then prints
 issue 12's targets as met / not met (exit status 1 if one is not met). The phases of
 one table (the crowd target's, with 1 or 200 spectators) measure over CROWD_WINDOWS
@@ -39,6 +39,8 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from subprocess import STDOUT, Popen
+
+import uvloop
 
 from bench.load_phase import PhaseResult, PhaseSpec, Timing, run_phase
 from bench.load_report import print_phase, print_targets
@@ -223,7 +225,7 @@ def main() -> None:
             cpu = all_cpu([ServerCpu(server).seconds for server in servers])
             players, yardstick = users_from(make_users(env, user_counts(specs)))
             users = (replace(players, feed_url=feed_url), yardstick)
-            results = asyncio.run(run_all(base_url, cpu, specs, users, args.think, timing))
+            results = uvloop.run(run_all(base_url, cpu, specs, users, args.think, timing))
         finally:
             for server in servers:
                 server.terminate()

@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import uvloop
+
 from bench.load_feed import Clients, Follower
 from bench.load_http import HTTP_TIMEOUT
 from bench.load_measures import PhaseClock, Tally
@@ -163,4 +165,4 @@ async def _main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_main())
+    uvloop.run(_main())

@@ -15,6 +15,9 @@ formats it from a template and parses the answer with httptools (llhttp, the par
 server's uvicorn uses): a few dozen lines instead of a general client's per-request
 work. Every follower long-polls through one, the seats' as the spectators', so the one
 and the 200 spectators' phases are measured the same way.
+The benchmark's processes run on uvloop, as the server does: with the default loop the
+200 spectators' processes spent 2% of a core and their delivery p99 was 41-54 ms, with
+uvloop 1% and 40 ms (two runs each, 2026-12-02).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
 import aiohttp
@@ -107,8 +110,8 @@ class PollConnection(asyncio.Protocol):
 
     # asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
+        # A stream's transport (uvloop's are not asyncio.Transport's subclasses)
+        self._transport = cast(asyncio.Transport, transport)
         self._parser = httptools.HttpResponseParser(self)
 
     def data_received(self, data: bytes) -> None:
