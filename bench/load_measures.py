@@ -2,7 +2,7 @@
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -57,6 +57,9 @@ class Tally:
     posts: list[float] = field(default_factory=list)
     views: list[float] = field(default_factory=list)
     deliveries: list[float] = field(default_factory=list)
+    # Each event's deliveries, by (game, seq): how long its first and its last follower
+    # waited, which a p99 over all deliveries blends (a crowd's spread, a slow move).
+    by_event: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     yardstick: list[float] = field(default_factory=list)
     rate_window_requests: int = 0  # POSTs and view GETs started in the rate window
     rate_window_actions: int = 0
@@ -84,6 +87,17 @@ class Tally:
         """Count an action (a POST answered 201) that started in one of the windows."""
         self.actions += clock.inside(started)
         self.rate_window_actions += clock.in_rate_window(started)
+
+    def delivered(self, game: str, timings: Iterable[tuple[int, float]]) -> None:
+        """Record a follower's (seq, delivery seconds) of `game`'s events."""
+        for seq, seconds in timings:
+            self.deliveries.append(seconds)
+            self.by_event.setdefault((game, seq), []).append(seconds)
+
+    def first_and_last(self) -> tuple[list[float], list[float]]:
+        """For each event, its first follower's delivery and its last one's."""
+        events = self.by_event.values()
+        return [min(times) for times in events], [max(times) for times in events]
 
     def error(self, what: str) -> None:
         if len(self.errors) < 1000:

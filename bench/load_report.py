@@ -51,10 +51,13 @@ def print_phase(result: PhaseResult, think: float) -> None:
         + (starved if client_share >= CLIENT_BUSY_SHARE else "")
     )
     print(f"  {'':<44}{'p50 ms':>8}{'p99 ms':>9}{'count':>8}")
+    firsts, lasts = tally.first_and_last()
     rows = (
         ("POST of an action", tally.posts),
         ("GET of the view", tally.views),
         ("delivery to the other followers", tally.deliveries),
+        ("  each event's first follower", firsts),
+        ("  each event's last follower", lasts),
         (f"yardstick POST at {result.yardstick_rate:.1f}/s (game req/s)", tally.yardstick),
     )
     for name, latencies in rows:

@@ -197,8 +197,9 @@ class Table:
         await asyncio.gather(*following, return_exceptions=True)
         for number, follower in enumerate(followers):
             mine = players[number].own if number < len(players) else set()
-            self.tally.deliveries.extend(t for seq, t in follower.timings if seq not in mine)
-        self.tally.deliveries.extend(t for f in received for _, t in f.timings)
+            self.tally.delivered(game_id, (t for t in follower.timings if t[0] not in mine))
+        for crowd_follower in received:
+            self.tally.delivered(game_id, crowd_follower.timings)
         self.tally.games_finished += followers[0].finished
 
     async def _drain(

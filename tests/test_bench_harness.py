@@ -104,6 +104,11 @@ def test_the_load_loop_plays_and_every_follower_gets_each_event_once(
     assert tally.actions > 0
     for latencies in (tally.posts, tally.views, tally.deliveries, tally.yardstick):
         assert latencies
+    firsts, lasts = tally.first_and_last()
+    assert len(firsts) == len(lasts) == len(tally.by_event) > 0
+    assert sum(len(times) for times in tally.by_event.values()) == len(tally.deliveries)
+    assert all(first <= last for first, last in zip(firsts, lasts, strict=True))
+    assert any(len(times) > 1 for times in tally.by_event.values())  # several followers
     assert check.followers >= 6  # four seats and two spectators, for each game played
     assert check.events > 0
     assert check.mismatches == []
