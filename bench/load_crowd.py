@@ -53,7 +53,7 @@ class CrowdProcesses:
 
     def __init__(
         self, base_url: str, game_id: str, tokens: list[str], clock: PhaseClock, sse: bool,
-        processes: int, feed_url: str = "",
+        processes: int, feed_url: str,
     ) -> None:  # fmt: skip
         self._orders = [
             {
@@ -128,7 +128,7 @@ async def _child(orders: dict[str, Any], lines: asyncio.StreamReader) -> dict[st
             token,
             clock,
             tally,
-            feed_url=orders["feed_url"] or orders["base_url"],
+            feed_url=orders["feed_url"],
         )
         for token in orders["tokens"]
     ]

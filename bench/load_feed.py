@@ -93,10 +93,11 @@ class Follower:
         token: str,
         clock: PhaseClock,
         tally: Tally,
+        *,
+        feed_url: str,
         on_batch: Callable[[], None] | None = None,
-        feed_url: str = "",
     ) -> None:
-        """`feed_url`: the server the follower follows its game on (the client's, or
+        """`feed_url`: the server the follower follows its game on (the players', or
         another one for the feed's paths)."""
         self.client, self.game_id, self.token = client, game_id, token
         self.feed_url = feed_url

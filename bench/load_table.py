@@ -163,11 +163,13 @@ class Table:
     async def _one_game(self, game_id: str) -> None:
         first, many = self.first_spectator, self.players.spectators_per_table
         spectators = self.players.spectators[first : first + many]
+        # Where everyone follows the game: the players' server, or one for the feed's paths.
+        feed_url = self.players.feed_url or self.clients.base_url
         crowd = None
         if self.players.crowd_processes and spectators:
             crowd = CrowdProcesses(
                 self.clients.base_url, game_id, spectators, self.clock, self.players.sse,
-                self.players.crowd_processes, self.players.feed_url,
+                self.players.crowd_processes, feed_url,
             )  # fmt: skip
             await crowd.start()
             spectators = []
@@ -178,7 +180,7 @@ class Table:
                 token,
                 self.clock,
                 self.tally,
-                feed_url=self.players.feed_url or self.clients.base_url,
+                feed_url=feed_url,
             )
             for token in [*self.seats, *spectators]
         ]
