@@ -137,6 +137,8 @@ async def _child(orders: dict[str, Any], lines: asyncio.StreamReader) -> dict[st
     measuring = asyncio.create_task(_measure_cpu(clock, cpu))
     print("following", flush=True)
     last_seqs: dict[str, int] = json.loads(await lines.readline())
+    if len(cpu) == 1:  # its game ended inside the window: its share of the window ends here
+        cpu.append(time.process_time())
     deadline = time.monotonic() + DRAIN_SECONDS
     while time.monotonic() < deadline and any(
         f.received[-1:] != [last_seqs[f.token]] for f in followers if last_seqs.get(f.token)
@@ -151,7 +153,7 @@ async def _child(orders: dict[str, Any], lines: asyncio.StreamReader) -> dict[st
             {"token": f.token, "received": f.received, "timings": f.timings} for f in followers
         ],
         "errors": tally.errors,
-        "cpu_measured": cpu[1] - cpu[0] if len(cpu) == 2 else 0.0,
+        "cpu_measured": cpu[1] - cpu[0] if len(cpu) >= 2 else 0.0,
     }
 
 
